@@ -1,0 +1,22 @@
+package io.quotaflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code quotaflow bench ...}: benchmarks that print figures; none of them is a test. */
+@Command(
+    name = "bench",
+    mixinStandardHelpOptions = true,
+    description = "Run a benchmark and print its figures (see docs/benchmarks.md).",
+    subcommands = {
+    })
+public final class BenchCommand implements Runnable {
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing benchmark: try 'quotaflow bench --help'.");
+  }
+}

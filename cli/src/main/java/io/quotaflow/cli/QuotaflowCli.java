@@ -1,0 +1,42 @@
+package io.quotaflow.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code quotaflow} command: one entry point for every component and operator tool. */
+@Command(
+    name = "quotaflow",
+    mixinStandardHelpOptions = true,
+    versionProvider = QuotaflowCli.Version.class,
+    description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
+    subcommands = {
+        BenchCommand.class,
+        CommandLine.HelpCommand.class,
+    })
+public final class QuotaflowCli implements Runnable {
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the command line and returns the exit code, so tests can call it without exiting the JVM. */
+  public static int run(String... args) {
+    return new CommandLine(new QuotaflowCli()).execute(args);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'quotaflow --help'.");
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String version = QuotaflowCli.class.getPackage().getImplementationVersion();
+      return new String[] {"quotaflow " + (version == null ? "(development build)" : version)};
+    }
+  }
+}
