@@ -1,0 +1,124 @@
+package io.quotaflow.schemas;
+
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.avro.PoolState;
+import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.schemas.serde.AvroSerde;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * The one catalogue of Quotaflow's topics (DESIGN "Topics"). Call sites say
+ * {@code topics.samples().valueSerde()}, never a topic-name literal, so names and serdes cannot drift
+ * apart. Keys are plain UTF-8 strings; values are Avro in the Confluent wire format.
+ */
+public record Topics(
+    Topic<String, CgroupSample> samples,
+    Topic<String, NodeStatus> nodes,
+    Topic<String, TaskSpec> taskSpecs,
+    Topic<String, PoolConfig> poolConfigs,
+    Topic<String, ClusterConfig> clusterConfig,
+    Topic<String, CpuDecision> cpuDecisions,
+    Topic<String, FreezeDecision> freezeDecisions,
+    Topic<String, PoolState> poolState,
+    Topic<String, EnforcementResult> enforcementResults,
+    Topic<byte[], byte[]> dlq) {
+
+  public static final String DEFAULT_PREFIX = "quotaflow.";
+  public static final int DEFAULT_PARTITIONS = 12;
+  /** Streams keep 7 days; compacted topics keep every version for 7 days, so replay sees the configs of an incident. */
+  public static final Duration RETENTION = Duration.ofDays(7);
+
+  /**
+   * @param prefix prepended to every topic name ({@value #DEFAULT_PREFIX} by default)
+   * @param partitions partition count of every node-keyed topic; they must all be equal
+   * @param autoRegisterSchemas whether serializers register their schema (off where CI registers them)
+   */
+  public record Settings(String prefix, int partitions, boolean autoRegisterSchemas) {
+    public Settings {
+      if (prefix == null) {
+        throw new IllegalArgumentException("topic prefix must not be null (use \"\" for none)");
+      }
+      if (partitions < 1) {
+        throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
+      }
+    }
+
+    public static Settings defaults() {
+      return new Settings(DEFAULT_PREFIX, DEFAULT_PARTITIONS, true);
+    }
+  }
+
+  public static Topics create(Settings settings, SchemaRegistryClient registry) {
+    Factory f = new Factory(settings, registry);
+    return new Topics(
+        f.stream("samples", CgroupSample.class, true,
+            // The skew check compares a sample's ts_ms with the time the broker appended it.
+            Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")),
+        f.compacted("nodes", NodeStatus.class, true),
+        f.compacted("task-specs", TaskSpec.class, true),
+        f.singlePartitionCompacted("pool-configs", PoolConfig.class),
+        f.singlePartitionCompacted("cluster-config", ClusterConfig.class),
+        f.compacted("cpu-decisions", CpuDecision.class, true),
+        f.compacted("freeze-decisions", FreezeDecision.class, true),
+        f.singlePartitionCompacted("pool-state", PoolState.class),
+        f.stream("enforcement-results", EnforcementResult.class, true, Map.of()),
+        new Topic<>(settings.prefix() + "dlq", Serdes.ByteArray(), Serdes.ByteArray(), settings.partitions(), false,
+            Factory.streamConfigs(Map.of())));
+  }
+
+  public List<Topic<?, ?>> all() {
+    return List.of(samples, nodes, taskSpecs, poolConfigs, clusterConfig, cpuDecisions, freezeDecisions, poolState,
+        enforcementResults, dlq);
+  }
+
+  /** The topics keyed {@code node} or {@code node/task}: equal partition counts, partitioned by {@link NodePartitioning}. */
+  public List<Topic<?, ?>> nodePartitioned() {
+    return all().stream().filter(Topic::nodePartitioned).toList();
+  }
+
+  private record Factory(Settings settings, SchemaRegistryClient registry) {
+
+    <V extends SpecificRecord> Topic<String, V> stream(String suffix, Class<V> type, boolean byNode, Map<String, String> extra) {
+      return new Topic<>(settings.prefix() + suffix, Serdes.String(), serde(type), settings.partitions(), byNode, streamConfigs(extra));
+    }
+
+    <V extends SpecificRecord> Topic<String, V> compacted(String suffix, Class<V> type, boolean byNode) {
+      return new Topic<>(settings.prefix() + suffix, Serdes.String(), serde(type), settings.partitions(), byNode, compactedConfigs());
+    }
+
+    /** Config and pool topics are small and read whole; one partition keeps their order total. */
+    <V extends SpecificRecord> Topic<String, V> singlePartitionCompacted(String suffix, Class<V> type) {
+      return new Topic<>(settings.prefix() + suffix, Serdes.String(), serde(type), 1, false, compactedConfigs());
+    }
+
+    private <V extends SpecificRecord> Serde<V> serde(Class<V> type) {
+      return new AvroSerde<>(type, registry, false, settings.autoRegisterSchemas());
+    }
+
+    static Map<String, String> streamConfigs(Map<String, String> extra) {
+      java.util.HashMap<String, String> configs = new java.util.HashMap<>(extra);
+      configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
+      configs.put(TopicConfig.RETENTION_MS_CONFIG, Long.toString(RETENTION.toMillis()));
+      return configs;
+    }
+
+    static Map<String, String> compactedConfigs() {
+      return Map.of(
+          TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+          TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, Long.toString(RETENTION.toMillis()));
+    }
+  }
+}

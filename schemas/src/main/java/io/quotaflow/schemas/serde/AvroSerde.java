@@ -1,0 +1,39 @@
+package io.quotaflow.schemas.serde;
+
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+
+/** {@link AvroSerializer} and {@link AvroDeserializer} for one record class, sharing one registry client. */
+public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
+
+  private final AvroSerializer<T> serializer;
+  private final AvroDeserializer<T> deserializer;
+
+  public AvroSerde(Class<T> type, SchemaRegistryClient registry, boolean isKey, boolean autoRegister) {
+    this.serializer = new AvroSerializer<>(registry, isKey, autoRegister);
+    this.deserializer = new AvroDeserializer<>(type, registry, isKey);
+  }
+
+  /** A value serde that registers schemas as it writes. */
+  public static <T extends SpecificRecord> AvroSerde<T> value(Class<T> type, SchemaRegistryClient registry) {
+    return new AvroSerde<>(type, registry, false, true);
+  }
+
+  @Override
+  public void configure(Map<String, ?> configs, boolean isKey) {
+    serializer.configure(configs, isKey);
+    deserializer.configure(configs, isKey);
+  }
+
+  @Override
+  public AvroSerializer<T> serializer() {
+    return serializer;
+  }
+
+  @Override
+  public AvroDeserializer<T> deserializer() {
+    return deserializer;
+  }
+}
