@@ -9,8 +9,10 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.serde.AvroSerde;
+import io.quotaflow.schemas.serde.SubjectNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +79,21 @@ public record Topics(
         f.stream("enforcement-results", EnforcementResult.class, true, Map.of()),
         new Topic<>(settings.prefix() + "dlq", Serdes.ByteArray(), Serdes.ByteArray(), settings.partitions(), false,
             Factory.streamConfigs(Map.of())));
+  }
+
+  /**
+   * Sets every value subject to FULL_TRANSITIVE (the contract's level) and registers the current
+   * schema under it, so producers that do not auto-register find it and an incompatible change is
+   * refused by the registry itself. Idempotent.
+   */
+  public void registerSchemas(SchemaRegistryClient registry) {
+    for (Topic<?, ?> topic : all()) {
+      if (topic.valueSerde() instanceof AvroSerde<?> avro) {
+        String subject = SubjectNames.topicNameStrategy(topic.name(), false);
+        registry.updateCompatibility(subject, CompatibilityLevel.FULL_TRANSITIVE);
+        registry.register(subject, avro.schema());
+      }
+    }
   }
 
   public List<Topic<?, ?>> all() {
