@@ -9,6 +9,7 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.serde.AvroSerde;
@@ -36,7 +37,10 @@ public record Topics(
     Topic<String, FreezeDecision> freezeDecisions,
     Topic<String, PoolState> poolState,
     Topic<String, EnforcementResult> enforcementResults,
-    Topic<byte[], byte[]> dlq) {
+    Topic<byte[], byte[]> dlq,
+    Topic<String, ConfigBroadcast> configBroadcast,
+    Settings settings,
+    SchemaRegistryClient registry) {
 
   public static final String DEFAULT_PREFIX = "quotaflow.";
   public static final int DEFAULT_PARTITIONS = 12;
@@ -78,7 +82,17 @@ public record Topics(
         f.singlePartitionCompacted("pool-state", PoolState.class),
         f.stream("enforcement-results", EnforcementResult.class, true, Map.of()),
         new Topic<>(settings.prefix() + "dlq", Serdes.ByteArray(), Serdes.ByteArray(), settings.partitions(), false,
-            Factory.streamConfigs(Map.of())));
+            Factory.streamConfigs(Map.of())),
+        // Internal to the streams app: one copy of each config per partition, co-partitioned with samples.
+        new Topic<>(settings.prefix() + "config-broadcast", Serdes.String(), f.serde(ConfigBroadcast.class),
+            settings.partitions(), false, Factory.compactedConfigs()),
+        settings,
+        registry);
+  }
+
+  /** A serde for any Avro record class (state stores, internal topics), configured like the topics' serdes. */
+  public <V extends SpecificRecord> AvroSerde<V> valueSerde(Class<V> type) {
+    return new AvroSerde<>(type, registry, false, settings.autoRegisterSchemas());
   }
 
   /**
@@ -96,9 +110,22 @@ public record Topics(
     }
   }
 
+  /** The topics of the contract (DESIGN "Topics"), without the streams app's internal ones. */
   public List<Topic<?, ?>> all() {
     return List.of(samples, nodes, taskSpecs, poolConfigs, clusterConfig, cpuDecisions, freezeDecisions, poolState,
         enforcementResults, dlq);
+  }
+
+  /** Topics the streams app creates for itself, besides the contract's. */
+  public List<Topic<?, ?>> internal() {
+    return List.of(configBroadcast);
+  }
+
+  /** Topics read by the same stream tasks: their partition counts must be equal (checked at start). */
+  public List<Topic<?, ?>> coPartitioned() {
+    java.util.ArrayList<Topic<?, ?>> topics = new java.util.ArrayList<>(nodePartitioned());
+    topics.add(configBroadcast);
+    return topics;
   }
 
   /** The topics keyed {@code node} or {@code node/task}: equal partition counts, partitioned by {@link NodePartitioning}. */
@@ -121,7 +148,7 @@ public record Topics(
       return new Topic<>(settings.prefix() + suffix, Serdes.String(), serde(type), 1, false, compactedConfigs());
     }
 
-    private <V extends SpecificRecord> Serde<V> serde(Class<V> type) {
+    <V extends SpecificRecord> Serde<V> serde(Class<V> type) {
       return new AvroSerde<>(type, registry, false, settings.autoRegisterSchemas());
     }
 
