@@ -9,13 +9,24 @@ public class CgroupWriteException extends CgroupException {
   private final String value;
   private final KernelError error;
 
+  /** A refused write of {@code value} to {@code file}. */
   public CgroupWriteException(Path file, String value, KernelError error, String kernelMessage) {
-    super("writing \"" + value + "\" to " + file + " failed: " + error
-        + (error == KernelError.OTHER ? "" : " (") + kernelMessage
-        + (error == KernelError.OTHER ? "" : ")"));
+    this("writing \"" + value + "\" to " + file, file, value, error, kernelMessage);
+  }
+
+  private CgroupWriteException(String what, Path file, String value, KernelError error,
+      String kernelMessage) {
+    super(what + " failed: " + (error == KernelError.OTHER ? kernelMessage
+        : error + " (" + kernelMessage + ")"));
     this.file = file;
     this.value = value;
     this.error = error;
+  }
+
+  /** A refused {@code mkdir} or {@code rmdir} of a group directory. */
+  static CgroupWriteException directory(String operation, Path dir, KernelError error,
+      String kernelMessage) {
+    return new CgroupWriteException(operation + " " + dir, dir, operation, error, kernelMessage);
   }
 
   /** The file written, or the group directory for mkdir/rmdir. */

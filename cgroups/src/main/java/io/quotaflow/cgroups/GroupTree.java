@@ -244,7 +244,7 @@ final class GroupTree {
     } catch (FileAlreadyExistsException e) {
       return false; // a concurrent creator won; the caller checks what is there
     } catch (IOException e) {
-      throw new CgroupWriteException(dir, "mkdir", KernelError.of(e), KernelError.messageOf(e));
+      throw CgroupWriteException.directory("mkdir", dir, KernelError.of(e), KernelError.messageOf(e));
     }
   }
 
@@ -255,7 +255,7 @@ final class GroupTree {
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
-      throw new CgroupWriteException(dir, "rmdir", KernelError.of(e), KernelError.messageOf(e));
+      throw CgroupWriteException.directory("rmdir", dir, KernelError.of(e), KernelError.messageOf(e));
     }
   }
 }

@@ -26,6 +26,8 @@ public enum KernelError {
   ENOSPC("No space left on device"),
   /** Attaching a pid that no longer exists. */
   ESRCH("No such process"),
+  /** Opening a symlink with O_NOFOLLOW: refused for safety. */
+  ELOOP("Too many levels of symbolic links"),
   OTHER("");
 
   private final String text;

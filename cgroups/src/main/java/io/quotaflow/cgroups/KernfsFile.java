@@ -30,6 +30,9 @@ final class KernfsFile implements Closeable {
           FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS));
     } catch (NoSuchFileException e) {
       return null;
+    } catch (IOException e) {
+      KernfsIo.refuseSymlink(path, e);
+      throw e;
     }
   }
 
@@ -40,6 +43,10 @@ final class KernfsFile implements Closeable {
   /**
    * Reads the whole file into {@code buffer}, growing it (a new direct buffer) only when the
    * content does not fit. Returns the buffer holding the content in {@code [0, limit)}.
+   *
+   * <p>One pread per sample: kernfs (seq_file) fills the caller's buffer until it is full or the
+   * content ends, so a read shorter than the room offered is the end, and the extra pread that
+   * would return EOF is skipped.
    */
   ByteBuffer read(ByteBuffer buffer) throws IOException {
     buffer.clear();
@@ -51,11 +58,15 @@ final class KernfsFile implements Closeable {
         larger.put(buffer);
         buffer = larger;
       }
+      int room = buffer.remaining();
       int n = channel.read(buffer, position);
       if (n < 0) {
         break;
       }
       position += n;
+      if (n < room) {
+        break;
+      }
     }
     buffer.flip();
     return buffer;

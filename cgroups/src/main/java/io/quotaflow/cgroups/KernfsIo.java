@@ -24,7 +24,7 @@ final class KernfsIo {
    * Writes {@code value} in one write(2), as kernfs parses each write on its own. O_TRUNC is what
    * a shell's {@code echo >} does: kernfs ignores it, and a fake tree's plain file needs it.
    */
-  static void write(Path file, String value) throws CgroupWriteException {
+  static void write(Path file, String value) throws CgroupException {
     byte[] bytes = value.getBytes(StandardCharsets.US_ASCII);
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS)) {
@@ -36,6 +36,7 @@ final class KernfsIo {
     } catch (CgroupWriteException e) {
       throw e;
     } catch (IOException e) {
+      refuseSymlink(file, e);
       throw new CgroupWriteException(file, value, KernelError.of(e), KernelError.messageOf(e));
     }
   }
@@ -64,6 +65,19 @@ final class KernfsIo {
       return new String(buffer.array(), 0, buffer.position(), StandardCharsets.US_ASCII).trim();
     } catch (NoSuchFileException e) {
       return null;
+    } catch (IOException e) {
+      refuseSymlink(file, e);
+      throw e;
+    }
+  }
+
+  /** O_NOFOLLOW on a symlink fails with ELOOP: say that it was refused, and why. */
+  static void refuseSymlink(Path file, IOException e) throws UnsafeCgroupPathException {
+    if (KernelError.of(e) == KernelError.ELOOP) {
+      UnsafeCgroupPathException refused =
+          new UnsafeCgroupPathException(file + " is a symbolic link; refusing to follow it");
+      refused.initCause(e);
+      throw refused;
     }
   }
 
@@ -76,11 +90,14 @@ final class KernfsIo {
   }
 
   static long readLong(Path file) throws IOException {
-    String content = read(file);
+    return parseLong(file, read(file));
+  }
+
+  static long parseLong(Path file, String text) throws CgroupException {
     try {
-      return Long.parseLong(content);
+      return Long.parseLong(text.trim());
     } catch (NumberFormatException e) {
-      throw new CgroupException("expected an integer in " + file + ", found \"" + content + "\"");
+      throw new CgroupException("expected an integer in " + file + ", found \"" + text + "\"");
     }
   }
 
@@ -89,7 +106,7 @@ final class KernfsIo {
     for (String line : read(file).split("\n")) {
       int space = line.indexOf(' ');
       if (space > 0 && line.substring(0, space).equals(key)) {
-        return Long.parseLong(line.substring(space + 1).trim());
+        return parseLong(file, line.substring(space + 1));
       }
     }
     return null;

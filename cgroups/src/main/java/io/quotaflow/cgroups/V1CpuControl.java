@@ -108,8 +108,8 @@ final class V1CpuControl {
       if (quotaText == null || periodText == null) {
         continue; // not created yet (the parent before createParent)
       }
-      long quota = Long.parseLong(quotaText);
-      long period = Long.parseLong(periodText);
+      long quota = KernfsIo.parseLong(dir.resolve(QUOTA), quotaText);
+      long period = KernfsIo.parseLong(dir.resolve(PERIOD), periodText);
       if (quota > 0 && period > 0) {
         long allowed = BigInteger.valueOf(quota).multiply(BigInteger.valueOf(periodUs))
             .divide(BigInteger.valueOf(period)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();

@@ -6,10 +6,14 @@ import java.nio.file.Path;
 
 /**
  * Samples a v1 task group across its hierarchies (cpu, cpuacct, memory, freezer are separate
- * mounts here). A hierarchy where the group is missing at open time (a job system creating
- * directories one hierarchy at a time) is looked for again on each read until it appears.
+ * mounts here). A hierarchy where the group is missing at open time is looked for again: on
+ * every read at first (a job system creating directories one hierarchy at a time), then rarely
+ * (a job system that never uses that hierarchy should not cost a path walk per sample).
  */
 final class V1StatsReader extends KernfsSampler {
+
+  private static final int EAGER_RETRY_READS = 10;
+  private static final int LATE_RETRY_EVERY_READS = 60;
 
   private static final byte[] NR_THROTTLED = KernfsParse.ascii("nr_throttled");
   private static final byte[] THROTTLED_TIME = KernfsParse.ascii("throttled_time");
@@ -35,6 +39,7 @@ final class V1StatsReader extends KernfsSampler {
   private KernfsFile memoryPeak;
   private boolean freezerOpen;
   private KernfsFile freezerState;
+  private long reads;
 
   V1StatsReader(TaskId task, GroupTree tree, Hierarchy cpu, Hierarchy cpuacct, Hierarchy memory,
       Hierarchy freezer) throws IOException {
@@ -85,7 +90,10 @@ final class V1StatsReader extends KernfsSampler {
 
   @Override
   public CgroupStats read() throws IOException {
-    if ((cpu != null && !cpuOpen) || (memory != null && !memoryOpen) || (freezer != null && !freezerOpen)) {
+    reads++;
+    boolean pending = (cpu != null && !cpuOpen) || (memory != null && !memoryOpen)
+        || (freezer != null && !freezerOpen);
+    if (pending && (reads <= EAGER_RETRY_READS || reads % LATE_RETRY_EVERY_READS == 0)) {
       openLateHierarchies();
     }
     long usageUsec = requiredLong(usage, "cpuacct.usage") / 1000;
@@ -97,7 +105,8 @@ final class V1StatsReader extends KernfsSampler {
       throttledUsec = dividedBy1000(KernfsParse.keyed(stat, THROTTLED_TIME));
     }
     Long quotaUs = longOf(quota);
-    Long periodUs = longOf(period);
+    // The period only turns a quota into cores: without a quota, skip a file read per sample.
+    Long periodUs = quotaUs != null && quotaUs >= 0 ? longOf(period) : null;
     Long memoryBytes = longOf(memoryUsage);
     Long anonBytes = null;
     if (memoryStat != null) {

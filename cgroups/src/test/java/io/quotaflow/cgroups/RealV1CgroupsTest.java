@@ -65,6 +65,7 @@ class RealV1CgroupsTest {
       assertThat(idleStats.memoryPeakBytes()).isNotNull();
       assertThat(idleStats.freezer()).isEqualTo(FreezerState.THAWED);
       assertThat(idleStats.cpuQuotaUs()).isEqualTo(CpuSettings.NO_QUOTA);
+      assertThat(idleStats.cpuPeriodUs()).isNull();
       assertThat(idleStats.cpuQuotaCores()).isNull();
       assertThat(idleStats.nrThrottled()).isZero();
     }
@@ -106,6 +107,7 @@ class RealV1CgroupsTest {
       CgroupStats stats = read(reader);
       assertThat(stats.throttledUsec()).isPositive();
       assertThat(stats.cpuQuotaCores()).isEqualTo(0.1);
+      assertThat(stats.cpuPeriodUs()).isEqualTo(100_000);
     }
   }
 
@@ -213,6 +215,7 @@ class RealV1CgroupsTest {
             assertThat(e.error()).isEqualTo(KernelError.EBUSY);
             assertThat(e.value()).isEqualTo("rmdir");
             assertThat(e.file()).hasFileName("gone");
+            assertThat(e.getMessage()).startsWith("rmdir ").contains("EBUSY (Device or resource busy)");
           });
       assertThat(cgroups.exists(task)).isTrue();
 

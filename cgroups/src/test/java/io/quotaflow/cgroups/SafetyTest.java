@@ -63,13 +63,14 @@ class SafetyTest {
     Files.delete(shares);
     Files.createSymbolicLink(shares, tree.path("cpu/victim/cpu.shares"));
     assertThatThrownBy(() -> cgroups.applyCpu(TaskId.of("job1"), new CpuSettings(2, 1, -1, 100000)))
-        .isInstanceOf(java.io.IOException.class);
+        .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("cpu.shares is a symbolic link");
     assertThat(tree.read("cpu/victim/cpu.shares")).isEqualTo("1024\n");
 
     Path usage = tree.path("cpuacct/qf/job1/cpuacct.usage");
     Files.delete(usage);
     Files.createSymbolicLink(usage, tree.path("cpuacct/victim/cpuacct.usage"));
-    assertThatThrownBy(() -> cgroups.openReader(TaskId.of("job1"))).isInstanceOf(java.io.IOException.class);
+    assertThatThrownBy(() -> cgroups.openReader(TaskId.of("job1")))
+        .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("cpuacct.usage is a symbolic link");
   }
 
   @Test
