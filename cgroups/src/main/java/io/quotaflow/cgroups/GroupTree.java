@@ -106,31 +106,39 @@ final class GroupTree {
     return dir;
   }
 
-  /** Writes an allowlisted file of a checked group directory. */
+  /**
+   * Writes an allowlisted file of a task group. Every write passes here, so the directory is
+   * checked again (direct child, no symlink) whatever the caller checked before.
+   */
   void write(Path groupDir, String fileName, String value) throws IOException {
     if (!WRITABLE_FILES.contains(fileName)) {
       throw new UnsafeCgroupPathException("refusing to write " + TaskId.printable(fileName)
           + ": not in the allowlist " + WRITABLE_FILES);
     }
-    requireDirectChild(groupDir);
-    KernfsIo.write(groupDir.resolve(fileName), value);
+    for (Hierarchy h : hierarchies) {
+      if (h.parent().equals(groupDir.getParent())) {
+        KernfsIo.write(groupDir(h, taskIdOf(groupDir)).resolve(fileName), value);
+        return;
+      }
+    }
+    throw notADirectChild(groupDir);
   }
 
   /** The task a path names, if it is a direct child of the parent of some hierarchy. */
   TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException {
-    return requireDirectChild(groupDir.toAbsolutePath());
-  }
-
-  private TaskId requireDirectChild(Path groupDir) throws UnsafeCgroupPathException {
-    Path parent = groupDir.getParent();
-    Path name = groupDir.getFileName();
+    Path absolute = groupDir.toAbsolutePath();
+    Path name = absolute.getFileName();
     for (Hierarchy h : hierarchies) {
-      if (h.parent().equals(parent) && name != null && TaskId.isValid(name.toString())) {
+      if (h.parent().equals(absolute.getParent()) && name != null && TaskId.isValid(name.toString())) {
         return new TaskId(name.toString());
       }
     }
-    throw new UnsafeCgroupPathException(groupDir + " is not a direct child of the task groups' parent "
-        + hierarchies.stream().map(h -> h.parent().toString()).toList());
+    throw notADirectChild(groupDir);
+  }
+
+  private UnsafeCgroupPathException notADirectChild(Path groupDir) {
+    return new UnsafeCgroupPathException(groupDir + " is not a direct child of the task groups'"
+        + " parent " + hierarchies.stream().map(h -> h.parent().toString()).toList());
   }
 
   /** Valid task groups under the primary hierarchy's parent; none when the parent is absent. */

@@ -130,5 +130,9 @@ class SafetyTest {
     assertThatThrownBy(() -> groups.write(root.toRealPath().resolve("memory/victim"), "cgroup.procs", "1"))
         .isInstanceOf(UnsafeCgroupPathException.class);
     assertThat(tree.read("memory/victim/cgroup.procs")).isEmpty();
+    // And a symlink under the parent, even when the caller hands it over directly.
+    assertThatThrownBy(() -> groups.write(parent.resolve("evil"), "cgroup.procs", "1"))
+        .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("symbolic link");
+    assertThat(tree.read("memory/victim/cgroup.procs")).isEmpty();
   }
 }
