@@ -16,33 +16,33 @@ package io.quotaflow.streams.engine.cpu;
  * @param useHyperthreads        with ncpusAreCores, quotas are multiplied by threads per core
  */
 public record CpuCgroupConfig(
-        long cfsPeriodUs,
-        double cfsQuotaFudgeFactor,
-        boolean enforcePerPeriodQuota,
-        double zeroCpusSharesFraction,
-        double zeroCpusQuotaFraction,
-        boolean ncpusAreCores,
-        boolean useHyperthreads) {
+    long cfsPeriodUs,
+    double cfsQuotaFudgeFactor,
+    boolean enforcePerPeriodQuota,
+    double zeroCpusSharesFraction,
+    double zeroCpusQuotaFraction,
+    boolean ncpusAreCores,
+    boolean useHyperthreads) {
 
-    /** Kernel bounds of cpu.cfs_period_us / the period in cpu.max (tg_set_cfs_bandwidth). */
-    public static final long MIN_PERIOD_US = 1_000;
-    public static final long MAX_PERIOD_US = 1_000_000;
+  /** Kernel bounds of cpu.cfs_period_us / the period in cpu.max (tg_set_cfs_bandwidth). */
+  public static final long MIN_PERIOD_US = 1_000;
+  public static final long MAX_PERIOD_US = 1_000_000;
 
-    /** The OpenPBS hook's defaults, which are also ClusterConfig's. */
-    public static final CpuCgroupConfig DEFAULTS =
-            new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, false, false);
+  /** The OpenPBS hook's defaults, which are also ClusterConfig's. */
+  public static final CpuCgroupConfig DEFAULTS =
+      new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, false, false);
 
-    public CpuCgroupConfig {
-        new Problems("cluster_config.")
-                .inRange("cfs_period_us", cfsPeriodUs, MIN_PERIOD_US, MAX_PERIOD_US)
-                .greaterThan("cfs_quota_fudge_factor", cfsQuotaFudgeFactor, 0)
-                .atLeast("zero_cpus_shares_fraction", zeroCpusSharesFraction, 0)
-                .atLeast("zero_cpus_quota_fraction", zeroCpusQuotaFraction, 0)
-                .throwIfAny();
-    }
+  public CpuCgroupConfig {
+    new Problems("cluster_config.")
+        .inRange("cfs_period_us", cfsPeriodUs, MIN_PERIOD_US, MAX_PERIOD_US)
+        .greaterThan("cfs_quota_fudge_factor", cfsQuotaFudgeFactor, 0)
+        .atLeast("zero_cpus_shares_fraction", zeroCpusSharesFraction, 0)
+        .atLeast("zero_cpus_quota_fraction", zeroCpusQuotaFraction, 0)
+        .throwIfAny();
+  }
 
-    /** PBS multiplies the CPU count by threads per core only when both flags are set. */
-    boolean multipliesByThreadsPerCore() {
-        return ncpusAreCores && useHyperthreads;
-    }
+  /** PBS multiplies the CPU count by threads per core only when both flags are set. */
+  boolean multipliesByThreadsPerCore() {
+    return ncpusAreCores && useHyperthreads;
+  }
 }

@@ -10,10 +10,10 @@ package io.quotaflow.streams.engine.cpu;
  */
 public record CpuReading(long tsMs, long cpuUsageUsec) {
 
-    public CpuReading {
-        new Problems("sample.")
-                .atLeast("ts_ms", tsMs, 0)
-                .atLeast("cpu_usage_usec", cpuUsageUsec, 0)
-                .throwIfAny();
-    }
+  public CpuReading {
+    new Problems("sample.")
+        .atLeast("ts_ms", tsMs, 0)
+        .atLeast("cpu_usage_usec", cpuUsageUsec, 0)
+        .throwIfAny();
+  }
 }

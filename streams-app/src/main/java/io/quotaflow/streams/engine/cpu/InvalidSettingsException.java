@@ -9,18 +9,18 @@ import java.util.List;
  */
 public final class InvalidSettingsException extends IllegalArgumentException {
 
-    private final List<String> problems;
+  private final List<String> problems;
 
-    public InvalidSettingsException(List<String> problems) {
-        super(String.join("; ", problems));
-        if (problems.isEmpty()) {
-            throw new IllegalArgumentException("an InvalidSettingsException needs at least one problem");
-        }
-        this.problems = List.copyOf(problems);
+  public InvalidSettingsException(List<String> problems) {
+    super(String.join("; ", problems));
+    if (problems.isEmpty()) {
+      throw new IllegalArgumentException("an InvalidSettingsException needs at least one problem");
     }
+    this.problems = List.copyOf(problems);
+  }
 
-    /** One sentence per problem, each naming the field, the accepted range and the value given. */
-    public List<String> problems() {
-        return problems;
-    }
+  /** One sentence per problem, each naming the field, the accepted range and the value given. */
+  public List<String> problems() {
+    return problems;
+  }
 }

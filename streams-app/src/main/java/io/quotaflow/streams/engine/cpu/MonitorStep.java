@@ -9,21 +9,21 @@ import java.util.Optional;
  */
 public record MonitorStep(MonitorState state, SampleOutcome outcome, Optional<SoftLimitChange> change) {
 
-    public MonitorStep {
-        Objects.requireNonNull(state, "state");
-        Objects.requireNonNull(outcome, "outcome");
-        Objects.requireNonNull(change, "change");
-    }
+  public MonitorStep {
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(outcome, "outcome");
+    Objects.requireNonNull(change, "change");
+  }
 
-    public boolean isTick() {
-        return outcome == SampleOutcome.TICK;
-    }
+  public boolean isTick() {
+    return outcome == SampleOutcome.TICK;
+  }
 
-    public boolean isLate() {
-        return outcome == SampleOutcome.LATE;
-    }
+  public boolean isLate() {
+    return outcome == SampleOutcome.LATE;
+  }
 
-    public boolean softLimitChanged() {
-        return change.isPresent();
-    }
+  public boolean softLimitChanged() {
+    return change.isPresent();
+  }
 }

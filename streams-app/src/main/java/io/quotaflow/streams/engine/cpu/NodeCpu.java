@@ -12,14 +12,14 @@ import java.util.Optional;
  */
 public record NodeCpu(int threadsPerCore, CgroupVersion cgroupVersion, Optional<ParentQuota> parentQuota) {
 
-    public NodeCpu {
-        Objects.requireNonNull(cgroupVersion, "cgroupVersion");
-        Objects.requireNonNull(parentQuota, "parentQuota");
-        new Problems("node.").atLeast("threads_per_core", threadsPerCore, 1).throwIfAny();
-    }
+  public NodeCpu {
+    Objects.requireNonNull(cgroupVersion, "cgroupVersion");
+    Objects.requireNonNull(parentQuota, "parentQuota");
+    new Problems("node.").atLeast("threads_per_core", threadsPerCore, 1).throwIfAny();
+  }
 
-    /** A node whose parent group's quota is not known. */
-    public static NodeCpu of(int threadsPerCore, CgroupVersion cgroupVersion) {
-        return new NodeCpu(threadsPerCore, cgroupVersion, Optional.empty());
-    }
+  /** A node whose parent group's quota is not known. */
+  public static NodeCpu of(int threadsPerCore, CgroupVersion cgroupVersion) {
+    return new NodeCpu(threadsPerCore, cgroupVersion, Optional.empty());
+  }
 }

@@ -8,11 +8,11 @@ package io.quotaflow.streams.engine.cpu;
  */
 public record ParentQuota(long quotaUs, long periodUs) {
 
-    public ParentQuota {
-        new Problems("parent.").greaterThan("cfs_period_us", periodUs, 0).throwIfAny();
-    }
+  public ParentQuota {
+    new Problems("parent.").greaterThan("cfs_period_us", periodUs, 0).throwIfAny();
+  }
 
-    public boolean isLimited() {
-        return quotaUs > 0;
-    }
+  public boolean isLimited() {
+    return quotaUs > 0;
+  }
 }

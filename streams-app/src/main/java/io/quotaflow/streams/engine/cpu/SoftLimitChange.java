@@ -11,8 +11,8 @@ package io.quotaflow.streams.engine.cpu;
  *                             afterwards); for CLAMPED the sum of the window as it stands
  */
 public record SoftLimitChange(
-        double previousSoftLimitCpu,
-        double softLimitCpu,
-        SoftLimitReason reason,
-        int votesSum) {
+    double previousSoftLimitCpu,
+    double softLimitCpu,
+    SoftLimitReason reason,
+    int votesSum) {
 }

@@ -10,16 +10,16 @@ package io.quotaflow.streams.engine.cpu;
  */
 public record TaskCpu(double ncpus, double hardLimitCpu, double effectiveLimitCpu) {
 
-    public TaskCpu {
-        new Problems("task.")
-                .atLeast("ncpus", ncpus, 0)
-                .atLeast("hard_limit_cpu", hardLimitCpu, 0)
-                .atLeast("effective_limit_cpu", effectiveLimitCpu, 0)
-                .throwIfAny();
-    }
+  public TaskCpu {
+    new Problems("task.")
+        .atLeast("ncpus", ncpus, 0)
+        .atLeast("hard_limit_cpu", hardLimitCpu, 0)
+        .atLeast("effective_limit_cpu", effectiveLimitCpu, 0)
+        .throwIfAny();
+  }
 
-    /** PBS's test is value &lt;= 0; negative values are rejected above, so this is ncpus == 0. */
-    public boolean isZeroCpu() {
-        return ncpus == 0;
-    }
+  /** PBS's test is value &lt;= 0; negative values are rejected above, so this is ncpus == 0. */
+  public boolean isZeroCpu() {
+    return ncpus == 0;
+  }
 }
