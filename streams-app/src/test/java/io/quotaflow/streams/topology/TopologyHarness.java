@@ -9,7 +9,13 @@ import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.registry.InMemorySchemaRegistryClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +32,7 @@ final class TopologyHarness implements AutoCloseable {
   static final long T0 = 1_700_000_000_000L;
 
   final Topics topics;
+  private final Path stateDir;
   final TopologyTestDriver driver;
   final TestInputTopic<String, CgroupSample> samples;
   final TestInputTopic<String, TaskSpec> specs;
@@ -38,8 +45,13 @@ final class TopologyHarness implements AutoCloseable {
   TopologyHarness() {
     topics = Topics.create(new Topics.Settings(Topics.DEFAULT_PREFIX, 1, true), new InMemorySchemaRegistryClient());
     // The driver processes each record as it is piped, in pipe order: no need to idle for other partitions.
+    try {
+      stateDir = Files.createTempDirectory("quotaflow-ttd");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     Properties config = StreamsConfigFactory.create("unused:9092", topics.dlq().name(),
-        Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L));
+        Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L, StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()));
     driver = new TopologyTestDriver(QuotaflowTopology.build(topics), config, Instant.ofEpochMilli(T0));
     samples = input(topics.samples());
     specs = input(topics.taskSpecs());
@@ -91,5 +103,10 @@ final class TopologyHarness implements AutoCloseable {
   @Override
   public void close() {
     driver.close();
+    try (Stream<Path> files = Files.walk(stateDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
