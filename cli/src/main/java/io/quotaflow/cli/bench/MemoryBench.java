@@ -1,8 +1,6 @@
 package io.quotaflow.cli.bench;
 
 import io.quotaflow.streams.engine.memory.GatingMode;
-import io.quotaflow.streams.engine.memory.MemoryProfile;
-import io.quotaflow.streams.engine.memory.ProfileBook;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +22,9 @@ import picocli.CommandLine.Option;
         "COUNT and BUDGET, at several control delays. Prints node memory and task slowdown; writes SVG charts."
     })
 public final class MemoryBench implements Callable<Integer> {
+
+  /** Ungated runs the learned profile comes from, apart from the seeds measured. */
+  private static final List<Long> TRAINING_SEEDS = List.of(1001L, 1002L, 1003L, 1004L, 1005L);
 
   /** Where the gate's normal and peak come from. */
   enum NormalSource { declared, learned }
@@ -69,14 +70,16 @@ public final class MemoryBench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     TaskShape shape = TaskShape.seed004();
     MemoryExperiment experiment = new MemoryExperiment(tasks, shape, budgetMb, headroomMb, slots);
-    TaskKnowledge knowledge = knowledge(experiment, out);
+    TaskKnowledge knowledge = knowledge(experiment);
 
     out.printf(Locale.ROOT, "quotaflow bench memory: seed 004's experiment on the real PeakGate%n");
     out.printf(Locale.ROOT, "%d tasks, budget %d MB, baseline %d±%d MB, peaks to %d MB and back over %d ticks, "
             + "%d peaks to finish,%npeak start probability 0.02 + 0.015·sin(2πt/500) per tick; threshold 1.1, "
-            + "release 1.05; COUNT slots %d; BUDGET headroom %d MB;%nnormal/peak %s; seeds %s; 1 MB = 2^20 bytes%n%n",
+            + "release 1.05; COUNT slots %d; BUDGET headroom %d MB;%n%s%s; seeds %s; 1 MB = 2^20 bytes%n%n",
         tasks, budgetMb, shape.baselineMib(), shape.noiseMib(), shape.peakMib(), shape.rampTicks(),
-        shape.peaksToFinish(), slots, headroomMb, knowledge.label(), seeds);
+        shape.peaksToFinish(), slots, headroomMb, knowledge.label(),
+        knowledge.declared() ? " in every spec" : " (profile of ungated runs of seeds " + TRAINING_SEEDS + ")",
+        seeds);
 
     Map<Long, MemoryRun> ungated = new HashMap<>();
     for (long seed : seeds) {
@@ -104,7 +107,7 @@ public final class MemoryBench implements Callable<Integer> {
       }
       Path file = outDir.resolve("memory-gating-delay-" + delay + ".svg");
       MemoryChart.write(file, String.format(Locale.ROOT,
-          "Node memory, %d tasks, seed %d, control delay %d tick(s), normal/peak %s",
+          "Node memory, %d tasks, seed %d, control delay %d tick(s), %s",
           tasks, chartSeed, delay, knowledge.label()), charted, budgetMb);
       out.printf(Locale.ROOT, "  %s%n", file.toAbsolutePath().normalize());
     }
@@ -112,16 +115,11 @@ public final class MemoryBench implements Callable<Integer> {
     return 0;
   }
 
-  private TaskKnowledge knowledge(MemoryExperiment experiment, PrintWriter out) {
+  private TaskKnowledge knowledge(MemoryExperiment experiment) {
     if (normal == NormalSource.declared) {
       return TaskKnowledge.declared(experiment.shape());
     }
-    ProfileBook book = experiment.learnProfiles(List.of(1001L, 1002L, 1003L, 1004L, 1005L));
-    MemoryProfile p = book.profile(TaskKnowledge.OPERATION).orElseThrow();
-    TaskKnowledge learned = TaskKnowledge.learned(experiment.shape(), book);
-    return new TaskKnowledge(String.format(Locale.ROOT, "learned (normal %d MB, peak %d MB from %d finished tasks)",
-        p.normalBytes() / MemoryExperiment.MIB, p.peakBytes() / MemoryExperiment.MIB, p.runs()),
-        learned.shape(), learned.profiles(), false);
+    return TaskKnowledge.learned(experiment.shape(), experiment.learnProfiles(TRAINING_SEEDS));
   }
 
   private static void printTable(PrintWriter out, List<MemoryFigures> figures) {

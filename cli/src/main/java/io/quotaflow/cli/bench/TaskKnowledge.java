@@ -11,12 +11,17 @@ record TaskKnowledge(String label, TaskShape shape, ProfileLookup profiles, bool
 
   /** Specs name the baseline as normal and the top of a peak as peak: what the job's owner would write down. */
   static TaskKnowledge declared(TaskShape shape) {
-    return new TaskKnowledge("declared", shape, ProfileLookup.NONE, true);
+    return new TaskKnowledge(String.format(java.util.Locale.ROOT, "declared normal %d MB / peak %d MB",
+        shape.baselineMib(), shape.peakMib()), shape, ProfileLookup.NONE, true);
   }
 
   /** Specs name nothing; the gate uses the profile learned from earlier runs (mean as normal, max as peak). */
   static TaskKnowledge learned(TaskShape shape, ProfileBook book) {
-    return new TaskKnowledge("learned", shape, book, false);
+    String label = book.profile(OPERATION)
+        .map(p -> String.format(java.util.Locale.ROOT, "learned normal %d MB / peak %d MB",
+            p.normalBytes() / MemoryExperiment.MIB, p.peakBytes() / MemoryExperiment.MIB))
+        .orElse("learned (no profile yet)");
+    return new TaskKnowledge(label, shape, book, false);
   }
 
   TaskMemorySpec spec(String task) {
