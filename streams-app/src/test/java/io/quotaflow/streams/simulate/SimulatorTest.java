@@ -1,0 +1,95 @@
+package io.quotaflow.streams.simulate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.schemas.json.JsonRecords;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimulatorTest {
+
+  private static final long T0 = 1_700_000_000_000L;
+
+  private record Run(Simulator.Summary summary, List<JsonNode> lines) {}
+
+  private static Run simulate(List<String> input) throws IOException {
+    StringWriter out = new StringWriter();
+    Simulator.Summary summary;
+    try (Simulator simulator = new Simulator()) {
+      summary = simulator.run(new BufferedReader(new StringReader(String.join("\n", input))), new PrintWriter(out));
+    }
+    List<JsonNode> lines = new ArrayList<>();
+    for (String line : out.toString().split("\n")) {
+      if (!line.isBlank()) {
+        lines.add(JsonRecords.MAPPER.readTree(line));
+      }
+    }
+    return new Run(summary, lines);
+  }
+
+  private static String sample(String task, long tsMs, long usageUsec) {
+    return "{\"type\": \"sample\", \"key\": \"n1/" + task + "\", \"value\": {\"node\": \"n1\", \"task\": \"" + task
+        + "\", \"ts_ms\": " + tsMs + ", \"cpu_usage_usec\": " + usageUsec + ", \"memory_bytes\": 1048576}}";
+  }
+
+  @Test
+  void idleTaskIsReclaimedAndTheDecisionIsWrittenAsPlainJson() throws IOException {
+    List<String> input = new ArrayList<>();
+    input.add("{\"type\": \"task\", \"key\": \"n1/idle\", \"value\": {\"node\": \"n1\", \"task\": \"idle\", \"ncpus\": 2,"
+        + " \"job_cpu_monitor\": {\"enable_cpu_reclaim\": true}}}");
+    for (int s = 0; s < 12; s++) {
+      input.add(sample("idle", T0 + s * 1000L, 0));
+    }
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).isEmpty();
+    assertThat(run.summary().recordsIn()).isEqualTo(13);
+    assertThat(run.lines()).hasSize(2);
+    JsonNode decrease = run.lines().get(1);
+    assertThat(decrease.path("topic").asText()).isEqualTo("cpu-decisions");
+    assertThat(decrease.path("key").asText()).isEqualTo("n1/idle");
+    assertThat(decrease.path("value").path("reason").asText()).isEqualTo("DECREASE");
+    assertThat(decrease.path("value").path("soft_limit_cpu").asDouble()).isEqualTo(1.94);
+    assertThat(decrease.path("value").path("smoothed_usage_cpu").isNumber()).isTrue(); // a union written bare
+    assertThat(decrease.path("value").path("cgroup").path("shares").asLong()).isEqualTo(1940);
+    assertThat(decrease.path("ts_ms").asLong()).isEqualTo(decrease.path("value").path("ts_ms").asLong());
+  }
+
+  @Test
+  void aConfigAppliesFromItsPositionOn() throws IOException {
+    List<String> input = List.of(
+        "{\"type\": \"task\", \"key\": \"n1/t\", \"value\": {\"node\": \"n1\", \"task\": \"t\", \"ncpus\": 1}}",
+        sample("t", T0, 0),
+        "{\"type\": \"cluster\", \"key\": \"main\", \"value\": {\"cluster\": \"main\", \"enforce_per_period_quota\": true}}",
+        sample("t", T0 + 1000, 1000));
+    Run run = simulate(input);
+    assertThat(run.lines()).extracting(l -> l.path("value").path("reason").asText())
+        .containsExactly("INITIAL/RECLAIM_OFF", "CONFIG_CHANGED/RECLAIM_OFF");
+    assertThat(run.lines().get(1).path("ts_ms").asLong()).isEqualTo(T0); // the config took the time of its position
+    assertThat(run.lines().get(1).path("value").path("cgroup").path("quota_us").asLong()).isEqualTo(103_000);
+  }
+
+  @Test
+  void badLinesAreReportedWithTheirNumberAndTheRestStillRuns() throws IOException {
+    List<String> input = List.of(
+        "not json",
+        "{\"type\": \"gauge\", \"key\": \"x\", \"value\": {}}",
+        "{\"type\": \"sample\", \"key\": \"n1/a\", \"value\": {\"node\": \"n1\", \"task\": \"a\", \"ts_ms\": \"soon\"}}",
+        "{\"type\": \"sample\", \"key\": \"n1/a\", \"value\": {\"node\": \"n1\", \"task\": \"a\", \"ts_ms\": 1, \"colour\": 3}}",
+        "{\"type\": \"cluster\", \"key\": \"main\", \"value\": {\"cluster\": \"main\", \"cfs_period_us\": 5}}",
+        sample("ok", T0, 0));
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).extracting(Simulator.LineError::line).containsExactly(1L, 2L, 3L, 4L, 5L);
+    assertThat(run.summary().errors().get(1).message()).contains("unknown type 'gauge'");
+    assertThat(run.summary().errors().get(2).message()).contains("field ts_ms: expected an integer");
+    assertThat(run.summary().errors().get(3).message()).contains("field colour: no such field");
+    assertThat(run.summary().errors().get(4).message()).contains("rejected by the topology (dlq)").contains("cfs_period_us");
+    assertThat(run.lines()).singleElement().satisfies(l -> assertThat(l.path("key").asText()).isEqualTo("n1/ok"));
+  }
+}
