@@ -10,6 +10,9 @@ import picocli.CommandLine.Command;
     versionProvider = QuotaflowCli.Version.class,
     description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
     subcommands = {
+        SpecCommand.class,
+        PoolCommand.class,
+        ClusterCommand.class,
         SimulateCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class,
@@ -25,7 +28,15 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs the command line and returns the exit code, so tests can call it without exiting the JVM. */
   public static int run(String... args) {
-    return new CommandLine(new QuotaflowCli()).execute(args);
+    CommandLine commandLine = new CommandLine(new QuotaflowCli());
+    commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      if (e instanceof CliException) {
+        cmd.getErr().println("quotaflow " + cmd.getCommandName() + ": " + e.getMessage());
+        return 1;
+      }
+      throw e;
+    });
+    return commandLine.execute(args);
   }
 
   @Override

@@ -14,9 +14,10 @@ import java.util.List;
 /**
  * The checks a record passes before it may change state: ids, the key matching the value, finite
  * non-negative numbers, the node's partition, bounded clock skew. Each returns what is wrong, so the
- * DLQ record says it; an empty list means the record is fine.
+ * DLQ record says it; an empty list means the record is fine. The operator tools run the same
+ * checks before they publish anything.
  */
-final class RecordChecks {
+public final class RecordChecks {
 
   static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
 
@@ -51,7 +52,7 @@ final class RecordChecks {
     }
   }
 
-  static List<String> sampleProblems(CgroupSample s, long brokerTimestampMs) {
+  public static List<String> sampleProblems(CgroupSample s, long brokerTimestampMs) {
     List<String> problems = new ArrayList<>();
     atLeastZero(problems, "ts_ms", s.getTsMs());
     atLeastZero(problems, "cpu_usage_usec", s.getCpuUsageUsec());
@@ -72,7 +73,7 @@ final class RecordChecks {
     return problems;
   }
 
-  static List<String> specProblems(TaskSpec spec) {
+  public static List<String> specProblems(TaskSpec spec) {
     List<String> problems = new ArrayList<>();
     if (!Ids.isValid(spec.getPool())) {
       problems.add("pool id '" + spec.getPool() + "' does not match " + Ids.PATTERN_TEXT);
@@ -95,7 +96,7 @@ final class RecordChecks {
     return problems;
   }
 
-  static List<String> nodeProblems(NodeStatus node) {
+  public static List<String> nodeProblems(NodeStatus node) {
     List<String> problems = new ArrayList<>();
     atLeastZero(problems, "memory_total_bytes", node.getMemoryTotalBytes());
     if (node.getCpus() < 1) {
@@ -110,7 +111,7 @@ final class RecordChecks {
     return problems;
   }
 
-  static List<String> poolProblems(String key, PoolConfig pool) {
+  public static List<String> poolProblems(String key, PoolConfig pool) {
     List<String> problems = new ArrayList<>();
     if (!pool.getPool().equals(key)) {
       problems.add("key '" + key + "' does not match pool '" + pool.getPool() + "'");

@@ -1,0 +1,12 @@
+package io.quotaflow.cli;
+
+/** A problem the user can fix: printed as one line, without a stack trace, and the command exits 1. */
+final class CliException extends RuntimeException {
+  CliException(String message) {
+    super(message);
+  }
+
+  CliException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,80 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.registry.RegistryClientConfig;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.schemas.registry.SchemaRegistryClients;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import picocli.CommandLine.Option;
+
+/**
+ * How every command reaches Kafka and the registry. Flags win over environment variables
+ * ({@code QUOTAFLOW_BOOTSTRAP}, {@code QUOTAFLOW_REGISTRY}, {@code QUOTAFLOW_KAFKA_CONFIG},
+ * {@code QUOTAFLOW_TOPIC_PREFIX}, {@code QUOTAFLOW_PARTITIONS}); {@code --kafka-config} merges client
+ * properties (SASL, TLS, and the registry's {@code schema.registry.*} / {@code basic.auth.*}) into
+ * every client.
+ */
+final class ConnectionOptions {
+
+  @Option(names = "--bootstrap", defaultValue = "${env:QUOTAFLOW_BOOTSTRAP:-localhost:9092}",
+      description = "Kafka bootstrap servers (env QUOTAFLOW_BOOTSTRAP; default ${DEFAULT-VALUE}).")
+  String bootstrap;
+
+  @Option(names = "--registry", defaultValue = "${env:QUOTAFLOW_REGISTRY:-http://localhost:8081}",
+      description = "Schema registry URL(s), comma-separated (env QUOTAFLOW_REGISTRY; default ${DEFAULT-VALUE}).")
+  String registry;
+
+  @Option(names = "--kafka-config", defaultValue = "${env:QUOTAFLOW_KAFKA_CONFIG}",
+      description = "Properties file merged into every Kafka and registry client (env QUOTAFLOW_KAFKA_CONFIG).")
+  Path kafkaConfig;
+
+  @Option(names = "--topic-prefix", defaultValue = "${env:QUOTAFLOW_TOPIC_PREFIX:-" + Topics.DEFAULT_PREFIX + "}",
+      description = "Prefix of every topic name (env QUOTAFLOW_TOPIC_PREFIX; default ${DEFAULT-VALUE}).")
+  String topicPrefix;
+
+  @Option(names = "--partitions", defaultValue = "${env:QUOTAFLOW_PARTITIONS:-" + Topics.DEFAULT_PARTITIONS + "}",
+      description = "Partitions of every node-keyed topic (env QUOTAFLOW_PARTITIONS; default ${DEFAULT-VALUE}).")
+  int partitions;
+
+  /** Client properties: the file's, then the bootstrap address. */
+  Map<String, Object> clientProperties() {
+    Map<String, Object> props = new HashMap<>();
+    if (kafkaConfig != null) {
+      Properties file = new Properties();
+      try (Reader in = Files.newBufferedReader(kafkaConfig, StandardCharsets.UTF_8)) {
+        file.load(in);
+      } catch (IOException e) {
+        throw new CliException("cannot read --kafka-config " + kafkaConfig + ": " + e.getMessage());
+      }
+      file.forEach((k, v) -> props.put(k.toString(), v));
+    }
+    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    return props;
+  }
+
+  SchemaRegistryClient registryClient() {
+    Map<String, Object> props = clientProperties();
+    props.put(RegistryClientConfig.URL, registry);
+    try {
+      return SchemaRegistryClients.create(props);
+    } catch (IllegalArgumentException e) {
+      throw new CliException("bad registry settings: " + e.getMessage());
+    }
+  }
+
+  Topics topics(SchemaRegistryClient registry) {
+    try {
+      return Topics.create(new Topics.Settings(topicPrefix, partitions, true), registry);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(e.getMessage());
+    }
+  }
+}

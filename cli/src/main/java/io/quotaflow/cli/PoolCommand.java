@@ -1,0 +1,71 @@
+package io.quotaflow.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.json.JsonRecords;
+import io.quotaflow.streams.topology.RecordChecks;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code quotaflow pool set|show|delete}: a pool's {@link PoolConfig} on the pool-configs topic. */
+@Command(name = "pool", mixinStandardHelpOptions = true, description = "Publish, show or delete pool configs (guarantees per pool).")
+final class PoolCommand {
+
+  @Mixin
+  ConnectionOptions connection;
+
+  @Command(name = "set", mixinStandardHelpOptions = true,
+      description = {"Create or change a pool: field=value for any PoolConfig field (docs/contracts.md).",
+          "Example: quotaflow pool set prod guarantee_type=BURST resource_flow_cpu=1000 burst_guarantee_cpu=2000"})
+  int set(@Parameters(index = "0", paramLabel = "POOL") String pool,
+      @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
+    requireId(pool);
+    var registry = connection.registryClient();
+    Topics topics = connection.topics(registry);
+    ConfigTopics io = new ConfigTopics(connection.clientProperties());
+    PoolConfig current = io.latest(topics.poolConfigs(), null).get(pool);
+    ObjectNode base = current == null ? JsonRecords.MAPPER.createObjectNode().put("pool", pool) : JsonRecords.toJson(current);
+    PoolConfig config = Records.parse(FieldAssignments.apply(base, assignments == null ? List.of() : assignments), PoolConfig.class);
+    Records.requireValid("pool config", RecordChecks.poolProblems(pool, config));
+    RecordMetadata where = io.publish(topics.poolConfigs(), pool, config);
+    System.out.println(JsonRecords.toJson(config).toPrettyString());
+    System.out.printf("published to %s partition %d offset %d%n", where.topic(), where.partition(), where.offset());
+    return 0;
+  }
+
+  @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one pool's config, or every pool's.")
+  int show(@Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
+    var registry = connection.registryClient();
+    Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(connection.topics(registry).poolConfigs(), null);
+    if (pool != null && !pools.containsKey(pool)) {
+      throw new CliException("no pool '" + pool + "' (pools: " + pools.keySet() + ")");
+    }
+    pools.forEach((key, config) -> {
+      if (pool == null || key.equals(pool)) {
+        System.out.println(key + " " + JsonRecords.toJson(config));
+      }
+    });
+    return 0;
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tombstone a pool's config.")
+  int delete(@Parameters(index = "0", paramLabel = "POOL") String pool) {
+    requireId(pool);
+    var registry = connection.registryClient();
+    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.topics(registry).poolConfigs(), pool, null);
+    System.out.printf("tombstoned pool %s in %s offset %d%n", pool, where.topic(), where.offset());
+    return 0;
+  }
+
+  private static void requireId(String pool) {
+    if (!Ids.isValid(pool)) {
+      throw new CliException("invalid pool id '" + pool + "': ids match " + Ids.PATTERN_TEXT);
+    }
+  }
+}
