@@ -11,9 +11,9 @@ import java.util.List;
 import org.apache.avro.Schema;
 
 /**
- * Confluent Schema Registry's REST API over a {@link DurableRegistry}: the calls Confluent's and
- * Quotaflow's serdes, {@code RestSchemaRegistryClient} and common tools (kafkajs'
- * confluent-schema-registry, kcat, AKHQ) make, with Confluent's paths, bodies and error codes.
+ * Confluent Schema Registry's REST API over a {@link DurableRegistry}: the calls serdes and
+ * clients make (Quotaflow's {@code RestSchemaRegistryClient}, kafkajs' confluent-schema-registry,
+ * Confluent's serdes), with Confluent's paths, bodies and error codes.
  */
 final class RegistryEndpoints {
   /** Confluent: the path names a version that is not a number or "latest". */
