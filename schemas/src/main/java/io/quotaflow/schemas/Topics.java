@@ -9,8 +9,11 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
+import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.serde.AvroSerde;
+import io.quotaflow.schemas.serde.SubjectNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +37,10 @@ public record Topics(
     Topic<String, FreezeDecision> freezeDecisions,
     Topic<String, PoolState> poolState,
     Topic<String, EnforcementResult> enforcementResults,
-    Topic<byte[], byte[]> dlq) {
+    Topic<byte[], byte[]> dlq,
+    Topic<String, ConfigBroadcast> configBroadcast,
+    Settings settings,
+    SchemaRegistryClient registry) {
 
   public static final String DEFAULT_PREFIX = "quotaflow.";
   public static final int DEFAULT_PARTITIONS = 12;
@@ -76,12 +82,50 @@ public record Topics(
         f.singlePartitionCompacted("pool-state", PoolState.class),
         f.stream("enforcement-results", EnforcementResult.class, true, Map.of()),
         new Topic<>(settings.prefix() + "dlq", Serdes.ByteArray(), Serdes.ByteArray(), settings.partitions(), false,
-            Factory.streamConfigs(Map.of())));
+            Factory.streamConfigs(Map.of())),
+        // Internal to the streams app: one copy of each config per partition, co-partitioned with samples.
+        new Topic<>(settings.prefix() + "config-broadcast", Serdes.String(), f.serde(ConfigBroadcast.class),
+            settings.partitions(), false, Factory.compactedConfigs()),
+        settings,
+        registry);
   }
 
+  /** A serde for any Avro record class (state stores, internal topics), configured like the topics' serdes. */
+  public <V extends SpecificRecord> AvroSerde<V> valueSerde(Class<V> type) {
+    return new AvroSerde<>(type, registry, false, settings.autoRegisterSchemas());
+  }
+
+  /**
+   * Sets every value subject to FULL_TRANSITIVE (the contract's level) and registers the current
+   * schema under it, so producers that do not auto-register find it and an incompatible change is
+   * refused by the registry itself. Idempotent.
+   */
+  public void registerSchemas(SchemaRegistryClient registry) {
+    for (Topic<?, ?> topic : all()) {
+      if (topic.valueSerde() instanceof AvroSerde<?> avro) {
+        String subject = SubjectNames.topicNameStrategy(topic.name(), false);
+        registry.updateCompatibility(subject, CompatibilityLevel.FULL_TRANSITIVE);
+        registry.register(subject, avro.schema());
+      }
+    }
+  }
+
+  /** The topics of the contract (DESIGN "Topics"), without the streams app's internal ones. */
   public List<Topic<?, ?>> all() {
     return List.of(samples, nodes, taskSpecs, poolConfigs, clusterConfig, cpuDecisions, freezeDecisions, poolState,
         enforcementResults, dlq);
+  }
+
+  /** Topics the streams app creates for itself, besides the contract's. */
+  public List<Topic<?, ?>> internal() {
+    return List.of(configBroadcast);
+  }
+
+  /** Topics read by the same stream tasks: their partition counts must be equal (checked at start). */
+  public List<Topic<?, ?>> coPartitioned() {
+    java.util.ArrayList<Topic<?, ?>> topics = new java.util.ArrayList<>(nodePartitioned());
+    topics.add(configBroadcast);
+    return topics;
   }
 
   /** The topics keyed {@code node} or {@code node/task}: equal partition counts, partitioned by {@link NodePartitioning}. */
@@ -104,7 +148,7 @@ public record Topics(
       return new Topic<>(settings.prefix() + suffix, Serdes.String(), serde(type), 1, false, compactedConfigs());
     }
 
-    private <V extends SpecificRecord> Serde<V> serde(Class<V> type) {
+    <V extends SpecificRecord> Serde<V> serde(Class<V> type) {
       return new AvroSerde<>(type, registry, false, settings.autoRegisterSchemas());
     }
 

@@ -1,0 +1,122 @@
+package io.quotaflow.cgroups;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A temp directory laid out like cgroupfs, for formats and safety. Plain files do not behave like
+ * kernfs (no normalisation, no errors, no ENODEV), so kernel behaviour is tested on real cgroups.
+ */
+final class FakeTree {
+
+  final Path root;
+
+  FakeTree(Path root) {
+    this.root = root;
+  }
+
+  /** v1 hierarchies cpu, cpuacct, memory, freezer, each with {@code parent} created. */
+  static FakeTree v1(Path root, String parent) {
+    FakeTree tree = new FakeTree(root);
+    for (String controller : HierarchyLocator.V1_CONTROLLERS) {
+      tree.file(controller + "/cgroup.procs", "");
+      tree.v1Group(controller, parent);
+    }
+    tree.file("cpu/" + parent + "/cpu.cfs_quota_us", "-1\n");
+    tree.file("cpu/" + parent + "/cpu.cfs_period_us", "100000\n");
+    tree.file("cpu/cpu.cfs_quota_us", "-1\n");
+    tree.file("cpu/cpu.cfs_period_us", "100000\n");
+    return tree;
+  }
+
+  /**
+   * A hybrid v2 tree under {@code unified} offering {@code controllers}, with {@code parent}
+   * enabling {@code subtree} for its children.
+   */
+  static FakeTree v2(Path root, String parent, String controllers, String subtree) {
+    FakeTree tree = new FakeTree(root);
+    tree.file("unified/cgroup.controllers", controllers + "\n");
+    tree.file("unified/cgroup.procs", "");
+    tree.file("unified/" + parent + "/cgroup.subtree_control", subtree + "\n");
+    return tree;
+  }
+
+  /** Creates a v1 group directory with the files the backend reads, at kernel defaults. */
+  FakeTree v1Group(String controller, String path) {
+    switch (controller) {
+      case "cpu" -> {
+        file("cpu/" + path + "/cpu.shares", "1024\n");
+        file("cpu/" + path + "/cpu.cfs_period_us", "100000\n");
+        file("cpu/" + path + "/cpu.cfs_quota_us", "-1\n");
+        file("cpu/" + path + "/cpu.stat",
+            "nr_periods 0\nnr_throttled 0\nthrottled_time 0\nnr_bursts 0\nburst_time 0\n");
+      }
+      case "cpuacct" -> file("cpuacct/" + path + "/cpuacct.usage", "0\n");
+      case "memory" -> {
+        file("memory/" + path + "/memory.usage_in_bytes", "0\n");
+        file("memory/" + path + "/memory.max_usage_in_bytes", "0\n");
+        file("memory/" + path + "/memory.stat", "cache 0\nrss 0\nrss_huge 0\ntotal_cache 0\ntotal_rss 0\n");
+      }
+      case "freezer" -> file("freezer/" + path + "/freezer.state", "THAWED\n");
+      default -> throw new IllegalArgumentException(controller);
+    }
+    return this;
+  }
+
+  FakeTree v1Task(String parent, String task) {
+    for (String controller : HierarchyLocator.V1_CONTROLLERS) {
+      v1Group(controller, parent + "/" + task);
+    }
+    return this;
+  }
+
+  /** A v2 group; cpu and memory files only when the parent enables those controllers. */
+  FakeTree v2Task(String parent, String task, boolean cpu, boolean memory) {
+    String dir = "unified/" + parent + "/" + task + "/";
+    file(dir + "cgroup.procs", "");
+    file(dir + "cgroup.freeze", "0\n");
+    file(dir + "cgroup.events", "populated 0\nfrozen 0\n");
+    file(dir + "cpu.stat", "usage_usec 0\nuser_usec 0\nsystem_usec 0\n"
+        + (cpu ? "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n" : ""));
+    if (cpu) {
+      file(dir + "cpu.weight", "100\n");
+      file(dir + "cpu.max", "max 100000\n");
+    }
+    if (memory) {
+      file(dir + "memory.current", "0\n");
+      file(dir + "memory.stat", "anon 0\nfile 0\n");
+    }
+    return this;
+  }
+
+  /** Writes in place (same inode), as a kernel update would appear to an open file. */
+  FakeTree file(String relative, String content) {
+    try {
+      Path path = root.resolve(relative);
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, content, StandardCharsets.US_ASCII);
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String read(String relative) {
+    try {
+      return Files.readString(root.resolve(relative), StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  Path path(String relative) {
+    return root.resolve(relative);
+  }
+
+  Cgroups open(CgroupLayout layout, String parent) throws IOException {
+    return Cgroups.open(new CgroupConfig(root, layout, CgroupParent.at(parent)));
+  }
+}

@@ -1,0 +1,202 @@
+package io.quotaflow.schemas.json;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Contract records as plain JSON, the way people write and read them: field names as in the
+ * schemas, nullable fields bare or absent, enums as strings, absent fields taking the schema's
+ * defaults. (Avro's own JSON encoding wraps union values in {"type": value}, which nobody types by
+ * hand.) Used by {@code simulate} and the operator tools.
+ */
+public final class JsonRecords {
+
+  public static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private JsonRecords() {}
+
+  /** Reads {@code json} into the record class; throws {@link JsonRecordException} naming the field at fault. */
+  public static <T extends SpecificRecord> T fromJson(JsonNode json, Class<T> type) {
+    Schema schema = SpecificData.get().getSchema(type);
+    @SuppressWarnings("unchecked")
+    T record = (T) SpecificData.get().deepCopy(schema, readRecord(json, schema, ""));
+    return record;
+  }
+
+  public static ObjectNode toJson(GenericRecord record) {
+    return (ObjectNode) write(record, record.getSchema());
+  }
+
+  private static GenericRecord readRecord(JsonNode json, Schema schema, String path) {
+    if (json == null || !json.isObject()) {
+      throw new JsonRecordException(where(path) + "expected an object for " + schema.getName() + ", got " + describe(json));
+    }
+    for (Iterator<String> names = json.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (schema.getField(name) == null) {
+        throw new JsonRecordException(where(path + name) + "no such field in " + schema.getName() + " (fields: "
+            + schema.getFields().stream().map(Schema.Field::name).toList() + ")");
+      }
+    }
+    GenericRecord record = new GenericData.Record(schema);
+    for (Schema.Field field : schema.getFields()) {
+      String fieldPath = path + field.name();
+      JsonNode value = json.get(field.name());
+      if (value == null) {
+        if (!field.hasDefaultValue()) {
+          throw new JsonRecordException(where(fieldPath) + "required field is missing");
+        }
+        record.put(field.pos(), GenericData.get().getDefaultValue(field));
+      } else {
+        record.put(field.pos(), read(value, field.schema(), fieldPath));
+      }
+    }
+    return record;
+  }
+
+  private static Object read(JsonNode json, Schema schema, String path) {
+    switch (schema.getType()) {
+      case NULL:
+        if (!json.isNull()) {
+          throw new JsonRecordException(where(path) + "expected null, got " + describe(json));
+        }
+        return null;
+      case UNION:
+        if (json.isNull()) {
+          if (schema.getTypes().stream().anyMatch(t -> t.getType() == Schema.Type.NULL)) {
+            return null;
+          }
+          throw new JsonRecordException(where(path) + "must not be null");
+        }
+        for (Schema branch : schema.getTypes()) {
+          if (branch.getType() != Schema.Type.NULL) {
+            return read(json, branch, path);
+          }
+        }
+        throw new JsonRecordException(where(path) + "union has no non-null branch");
+      case RECORD:
+        return readRecord(json, schema, path + ".");
+      case ENUM:
+        if (!json.isTextual() || !schema.getEnumSymbols().contains(json.asText())) {
+          throw new JsonRecordException(where(path) + "expected one of " + schema.getEnumSymbols() + ", got " + describe(json));
+        }
+        return new GenericData.EnumSymbol(schema, json.asText());
+      case STRING:
+        if (!json.isTextual()) {
+          throw new JsonRecordException(where(path) + "expected a string, got " + describe(json));
+        }
+        return json.asText();
+      case BOOLEAN:
+        if (!json.isBoolean()) {
+          throw new JsonRecordException(where(path) + "expected true or false, got " + describe(json));
+        }
+        return json.asBoolean();
+      case INT:
+        if (!json.canConvertToInt() || !json.isIntegralNumber()) {
+          throw new JsonRecordException(where(path) + "expected an integer, got " + describe(json));
+        }
+        return json.asInt();
+      case LONG:
+        if (!json.canConvertToLong() || !json.isIntegralNumber()) {
+          throw new JsonRecordException(where(path) + "expected an integer, got " + describe(json));
+        }
+        return json.asLong();
+      case DOUBLE:
+      case FLOAT:
+        if (!json.isNumber()) {
+          throw new JsonRecordException(where(path) + "expected a number, got " + describe(json));
+        }
+        return schema.getType() == Schema.Type.FLOAT ? (Object) (float) json.asDouble() : json.asDouble();
+      case ARRAY: {
+        if (!json.isArray()) {
+          throw new JsonRecordException(where(path) + "expected an array, got " + describe(json));
+        }
+        List<Object> items = new java.util.ArrayList<>();
+        int i = 0;
+        for (JsonNode item : json) {
+          items.add(read(item, schema.getElementType(), path + "[" + i++ + "]"));
+        }
+        return new GenericData.Array<>(schema, items);
+      }
+      default:
+        throw new JsonRecordException(where(path) + "type " + schema.getType() + " is not supported in JSON input");
+    }
+  }
+
+  private static JsonNode write(Object value, Schema schema) {
+    if (value == null) {
+      return NODES.nullNode();
+    }
+    switch (schema.getType()) {
+      case UNION:
+        return write(value, schema.getTypes().get(GenericData.get().resolveUnion(schema, value)));
+      case RECORD: {
+        GenericRecord record = (GenericRecord) value;
+        ObjectNode object = NODES.objectNode();
+        for (Schema.Field field : schema.getFields()) {
+          object.set(field.name(), write(record.get(field.pos()), field.schema()));
+        }
+        return object;
+      }
+      case ARRAY: {
+        ArrayNode array = NODES.arrayNode();
+        for (Object item : (Collection<?>) value) {
+          array.add(write(item, schema.getElementType()));
+        }
+        return array;
+      }
+      case MAP: {
+        ObjectNode object = NODES.objectNode();
+        ((Map<?, ?>) value).forEach((k, v) -> object.set(k.toString(), write(v, schema.getValueType())));
+        return object;
+      }
+      case ENUM:
+      case STRING:
+        return NODES.textNode(value.toString());
+      case BOOLEAN:
+        return NODES.booleanNode((Boolean) value);
+      case INT:
+        return NODES.numberNode((Integer) value);
+      case LONG:
+        return NODES.numberNode((Long) value);
+      case FLOAT:
+        return NODES.numberNode((Float) value);
+      case DOUBLE:
+        return NODES.numberNode((Double) value);
+      default:
+        return NODES.textNode(value.toString());
+    }
+  }
+
+  private static String where(String path) {
+    return path.isEmpty() ? "" : "field " + path + ": ";
+  }
+
+  private static String describe(JsonNode json) {
+    if (json == null) {
+      return "nothing";
+    }
+    String text = json.toString();
+    return json.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + (text.length() > 40 ? text.substring(0, 40) + "…" : text);
+  }
+
+  /** JSON that does not fit the schema; the message names the field. */
+  public static final class JsonRecordException extends IllegalArgumentException {
+    public JsonRecordException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package io.quotaflow.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+class IdsTest {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"a", "node-1", "task_7", "job:42@pool", "a.b", "a..b", "-leading-dash", "x.", "0"})
+  void acceptsSafeIds(String id) {
+    assertThat(Ids.isValid(id)).isTrue();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", ".", "..", ".hidden", "a/b", "../x", "a b", "tab\t", "ü", "a\u0000b", "semi;colon"})
+  void refusesUnsafeIds(String id) {
+    assertThat(Ids.isValid(id)).isFalse();
+    assertThatThrownBy(() -> Ids.requireValid("task", id))
+        .isInstanceOf(Ids.InvalidIdException.class)
+        .hasMessageContaining("invalid task id");
+  }
+
+  @Test
+  void acceptsExactly128Characters() {
+    assertThat(Ids.isValid("a".repeat(128))).isTrue();
+    assertThatThrownBy(() -> Ids.requireValid("node", "a".repeat(129)))
+        .hasMessageContaining("longer than 128 characters")
+        .hasMessageContaining("129 chars");
+  }
+
+  @Test
+  void explainsWhyAnIdIsRefused() {
+    assertThatThrownBy(() -> Ids.requireValid("task", "..")).hasMessageContaining("starts with a dot");
+    assertThatThrownBy(() -> Ids.requireValid("task", "")).hasMessageContaining("empty");
+    assertThatThrownBy(() -> Ids.requireValid("task", "a/b")).hasMessageContaining("character outside");
+    assertThatThrownBy(() -> Ids.requireValid("task", null)).hasMessageContaining("missing");
+  }
+
+  @Test
+  void parsesTaskKeys() {
+    assertThat(TaskKey.parse("node-1/task-7")).isEqualTo(new TaskKey("node-1", "task-7"));
+    assertThat(TaskKey.parse("node-1/task-7").toString()).isEqualTo("node-1/task-7");
+    assertThat(TaskKey.nodeOf("node-1/task-7")).isEqualTo("node-1");
+    assertThat(TaskKey.nodeOf("node-1")).isEqualTo("node-1");
+  }
+
+  @Test
+  void refusesMalformedTaskKeys() {
+    assertThatThrownBy(() -> TaskKey.parse("node-1")).hasMessageContaining("no '/'");
+    assertThatThrownBy(() -> TaskKey.parse("node-1/../x")).isInstanceOf(Ids.InvalidIdException.class);
+    assertThatThrownBy(() -> TaskKey.parse("node-1/")).hasMessageContaining("empty");
+    assertThatThrownBy(() -> TaskKey.parse(null)).hasMessageContaining("missing");
+  }
+}

@@ -1,0 +1,314 @@
+package io.quotaflow.streams.engine.memory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Memory peak gating for one node (DESIGN §4, seed 004): lets only a bounded number of non-interactive tasks run
+ * near their memory peak at once, freezing the others in a FIFO queue until a slot frees.
+ *
+ * <p>Plain Java: inputs carry their own stream time and nothing reads a clock, so the same inputs in the same order
+ * give the same decisions. The working state is mutable for speed; {@link #snapshot()} and {@link #restore} turn
+ * it into and back from a plain value for a changelogged store.
+ */
+public final class PeakGate {
+
+  private static final Comparator<TaskEntry> QUEUE_ORDER =
+      Comparator.<TaskEntry>comparingLong(e -> e.waitingSinceMs).thenComparing(e -> e.task);
+
+  private final String node;
+  private final ProfileLookup profiles;
+  private final TreeMap<String, TaskEntry> tasks = new TreeMap<>();
+  private PeakGateConfig config;
+  private long streamTimeMs = Long.MIN_VALUE;
+  private long lateSamples;
+
+  public PeakGate(String node, PeakGateConfig config, ProfileLookup profiles) {
+    this.node = Objects.requireNonNull(node, "node");
+    this.config = Objects.requireNonNull(config, "config");
+    this.profiles = Objects.requireNonNull(profiles, "profiles");
+  }
+
+  /** Continues from a stored {@link #snapshot()}; profiles are looked up afresh, they are not part of the state. */
+  public static PeakGate restore(PeakGateState state, ProfileLookup profiles) {
+    PeakGate gate = new PeakGate(state.node(), state.config(), profiles);
+    gate.streamTimeMs = state.streamTimeMs();
+    gate.lateSamples = state.lateSamples();
+    for (TaskGateState t : state.tasks()) {
+      gate.tasks.put(t.task(), TaskEntry.of(t));
+    }
+    return gate;
+  }
+
+  public PeakGateState snapshot() {
+    List<TaskGateState> states = new ArrayList<>(tasks.size());
+    for (TaskEntry e : tasks.values()) {
+      states.add(e.state());
+    }
+    return new PeakGateState(node, config, streamTimeMs, lateSamples, states);
+  }
+
+  /** A sample of a task on this node. */
+  public List<GateDecision> onSample(MemorySample sample) {
+    TaskEntry entry = tasks.get(sample.task());
+    if (entry != null && sample.tsMs() < entry.lastSeenMs) {
+      // Older than what the gate already acted on: acting on it would undo a newer observation.
+      lateSamples++;
+      return List.of();
+    }
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(sample.tsMs(), out);
+    entry = tasks.get(sample.task());
+    if (sample.state() == CgroupState.GONE) {
+      if (entry != null) {
+        // The cgroup is gone: a THAW would have nothing to act on, and its slot or queue place simply frees.
+        entry.endRun();
+        entry.lastSeenMs = sample.tsMs();
+        if (entry.spec == null) {
+          tasks.remove(entry.task);
+        }
+      }
+    } else {
+      if (entry == null) {
+        entry = new TaskEntry(sample.task());
+        tasks.put(entry.task, entry);
+      }
+      entry.live = true;
+      entry.usageBytes = sample.usageBytes();
+      entry.maxUsageBytes = Math.max(entry.maxUsageBytes, sample.usageBytes());
+      entry.lastSeenMs = sample.tsMs();
+      evaluate(entry, out);
+    }
+    settle(out);
+    return out;
+  }
+
+  /** A task's spec arrived or changed. */
+  public List<GateDecision> onSpec(TaskMemorySpec spec, long tsMs) {
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(tsMs, out);
+    TaskEntry entry = tasks.computeIfAbsent(spec.task(), TaskEntry::new);
+    entry.spec = spec;
+    if (entry.live) {
+      evaluate(entry, out);
+    }
+    settle(out);
+    return out;
+  }
+
+  /** A task's spec was tombstoned: the gate stops judging it, and thaws it if it was waiting. */
+  public List<GateDecision> onSpecRemoved(String task, long tsMs) {
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(tsMs, out);
+    TaskEntry entry = tasks.get(task);
+    if (entry != null) {
+      entry.spec = null;
+      if (entry.live) {
+        evaluate(entry, out);
+      } else {
+        tasks.remove(task);
+      }
+    }
+    settle(out);
+    return out;
+  }
+
+  /** New cluster settings or node memory total. Switching to OFF thaws every waiting task. */
+  public List<GateDecision> onConfig(PeakGateConfig newConfig, long tsMs) {
+    Objects.requireNonNull(newConfig, "config");
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(tsMs, out);
+    if (newConfig.mode() == GatingMode.OFF && config.mode() != GatingMode.OFF) {
+      for (TaskEntry e : queue()) {
+        out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.GATING_OFF));
+      }
+      for (TaskEntry e : tasks.values()) {
+        if (e.live) {
+          e.role = GateRole.RUNNING;
+        }
+      }
+    }
+    config = newConfig;
+    // More slots or a larger budget may admit waiting tasks now rather than at the next sample.
+    settle(out);
+    return out;
+  }
+
+  /**
+   * Stream time moved on without a sample of this node (a punctuator): times out silent tasks, renews leases and
+   * admits waiting tasks into slots the timeouts freed.
+   */
+  public List<GateDecision> advance(long tsMs) {
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(tsMs, out);
+    settle(out);
+    return out;
+  }
+
+  public GateStatus status() {
+    int holders = 0;
+    for (TaskEntry e : tasks.values()) {
+      if (e.role == GateRole.HOLDING) {
+        holders++;
+      }
+    }
+    List<TaskEntry> queue = queue();
+    long headWaitMs = queue.isEmpty() ? 0 : streamTimeMs - queue.get(0).waitingSinceMs;
+    return new GateStatus(holders, queue.size(), headWaitMs, headWaitMs > config.queueWaitAlertMs(), lateSamples);
+  }
+
+  /** Waiting tasks, head first. */
+  public List<String> queuedTasks() {
+    return queue().stream().map(e -> e.task).toList();
+  }
+
+  public PeakGateConfig config() {
+    return config;
+  }
+
+  public String node() {
+    return node;
+  }
+
+  private void advanceClock(long tsMs, List<GateDecision> out) {
+    streamTimeMs = Math.max(streamTimeMs, tsMs);
+    expireIdle(out);
+  }
+
+  /** Tasks silent for task_idle_timeout_ms of stream time lose their slot or queue place and are forgotten. */
+  private void expireIdle(List<GateDecision> out) {
+    Iterator<TaskEntry> it = tasks.values().iterator();
+    while (it.hasNext()) {
+      TaskEntry e = it.next();
+      if (!e.live || streamTimeMs - e.lastSeenMs < config.taskIdleTimeoutMs()) {
+        continue;
+      }
+      if (e.role == GateRole.WAITING) {
+        out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.IDLE_TIMEOUT));
+      }
+      e.endRun();
+      if (e.spec == null) {
+        it.remove();
+      }
+    }
+  }
+
+  /** Moves one live task between RUNNING, HOLDING and WAITING after its usage, spec or profile changed. */
+  private void evaluate(TaskEntry e, List<GateDecision> out) {
+    if (config.mode() == GatingMode.OFF) {
+      return;
+    }
+    Long normal = normalBytes(e);
+    if (normal == null) {
+      // Without a normal the gate cannot tell a peak from the task's usual size, so it never pauses it.
+      if (e.role == GateRole.WAITING) {
+        out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.NOT_GATED));
+      }
+      e.role = GateRole.RUNNING;
+      return;
+    }
+    boolean belowRelease = e.usageBytes <= config.peakReleaseRatio() * normal;
+    boolean approaching = e.usageBytes > config.peakThresholdRatio() * normal;
+    switch (e.role) {
+      case HOLDING:
+        if (belowRelease) {
+          e.role = GateRole.RUNNING;
+        }
+        break;
+      case WAITING:
+        if (e.interactive()) {
+          out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.INTERACTIVE));
+          e.role = GateRole.HOLDING;
+        } else if (belowRelease) {
+          // Only possible when the freeze did not take hold (dry run, lag): the peak is over, so is the wait.
+          out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.PEAK_PASSED));
+          e.role = GateRole.RUNNING;
+        }
+        break;
+      case RUNNING:
+        if (!approaching) {
+          break;
+        }
+        if (e.interactive() || (queue().isEmpty() && Admission.admits(config, e, tasks.values(), this::peakBytes))) {
+          e.role = GateRole.HOLDING;
+        } else {
+          e.role = GateRole.WAITING;
+          e.waitingSinceMs = streamTimeMs;
+          e.lastFreezeSentMs = streamTimeMs;
+          GateReason reason =
+              config.mode() == GatingMode.BUDGET ? GateReason.PEAK_OVER_BUDGET : GateReason.PEAK_SLOT_BUSY;
+          out.add(GateDecision.freeze(
+              node, e.task, streamTimeMs, reason, queue().indexOf(e), config.freezeLeaseMs()));
+        }
+        break;
+      default:
+        throw new IllegalStateException("unknown role " + e.role);
+    }
+  }
+
+  /** After any change: thaw queue heads into free slots, strictly in order, then renew leases still waiting. */
+  private void settle(List<GateDecision> out) {
+    if (config.mode() == GatingMode.OFF) {
+      return;
+    }
+    List<TaskEntry> queue = queue();
+    int admitted = 0;
+    for (TaskEntry head : queue) {
+      // A head that does not fit blocks those behind it, even smaller ones: that is what rules out starvation.
+      if (!Admission.admits(config, head, tasks.values(), this::peakBytes)) {
+        break;
+      }
+      head.role = GateRole.HOLDING;
+      out.add(GateDecision.thaw(node, head.task, streamTimeMs, GateReason.SLOT_FREED));
+      admitted++;
+    }
+    List<TaskEntry> waiting = queue.subList(admitted, queue.size());
+    for (int position = 0; position < waiting.size(); position++) {
+      TaskEntry e = waiting.get(position);
+      if (streamTimeMs - e.lastFreezeSentMs >= config.renewAfterMs()) {
+        e.lastFreezeSentMs = streamTimeMs;
+        out.add(GateDecision.freeze(
+            node, e.task, streamTimeMs, GateReason.LEASE_RENEWAL, position, config.freezeLeaseMs()));
+      }
+    }
+  }
+
+  private List<TaskEntry> queue() {
+    List<TaskEntry> queue = new ArrayList<>();
+    for (TaskEntry e : tasks.values()) {
+      if (e.role == GateRole.WAITING) {
+        queue.add(e);
+      }
+    }
+    queue.sort(QUEUE_ORDER);
+    return queue;
+  }
+
+  private Optional<MemoryProfile> profileOf(TaskEntry e) {
+    return e.spec == null ? Optional.empty() : profiles.profile(e.spec.operation());
+  }
+
+  /** The spec's normal, else the operation's learned one; null when neither is known (the task is not gated). */
+  private Long normalBytes(TaskEntry e) {
+    if (e.spec == null) {
+      return null;
+    }
+    if (e.spec.memoryNormalBytes() != null) {
+      return e.spec.memoryNormalBytes();
+    }
+    return profileOf(e).map(MemoryProfile::normalBytes).orElse(null);
+  }
+
+  /** The spec's peak, else the learned one, else the most this run has used so far. */
+  private long peakBytes(TaskEntry e) {
+    if (e.spec != null && e.spec.memoryPeakBytes() != null) {
+      return e.spec.memoryPeakBytes();
+    }
+    return profileOf(e).map(MemoryProfile::peakBytes).orElse(e.maxUsageBytes);
+  }
+}

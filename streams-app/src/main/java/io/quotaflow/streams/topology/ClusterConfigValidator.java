@@ -1,0 +1,70 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What is wrong with a {@link ClusterConfig}, if anything. A config with problems is rejected to the
+ * DLQ and the last good one stays in force (DESIGN "Safety"), so every rule here guards a value that
+ * would otherwise reach a cgroup or an engine.
+ */
+public final class ClusterConfigValidator {
+
+  /** The kernel accepts CFS periods from 1 ms to 1 s. */
+  static final long MIN_CFS_PERIOD_US = 1_000;
+  static final long MAX_CFS_PERIOD_US = 1_000_000;
+
+  private ClusterConfigValidator() {}
+
+  public static List<String> problems(ClusterConfig config) {
+    List<String> problems = new ArrayList<>();
+    if (!Ids.isValid(config.getCluster())) {
+      problems.add("cluster id '" + config.getCluster() + "' does not match " + Ids.PATTERN_TEXT);
+    }
+    if (config.getTotalCpu() != null) {
+      positive(problems, "total_cpu", config.getTotalCpu());
+    }
+    positive(problems, "pool_capacity_saturation_period_s", config.getPoolCapacitySaturationPeriodS());
+    positive(problems, "smooth_period_s", config.getSmoothPeriodS());
+    range(problems, "relaxed_share_multiplier_limit", config.getRelaxedShareMultiplierLimit(), 1, 10);
+    range(problems, "fair_share_update_period_ms", config.getFairShareUpdatePeriodMs(), 10, 60_000);
+    range(problems, "cfs_period_us", config.getCfsPeriodUs(), MIN_CFS_PERIOD_US, MAX_CFS_PERIOD_US);
+    range(problems, "cfs_quota_fudge_factor", config.getCfsQuotaFudgeFactor(), 1, 2);
+    range(problems, "zero_cpus_shares_fraction", config.getZeroCpusSharesFraction(), 0, 1);
+    range(problems, "zero_cpus_quota_fraction", config.getZeroCpusQuotaFraction(), 0.01, 1);
+    range(problems, "peak_threshold_ratio", config.getPeakThresholdRatio(), 1, 100);
+    range(problems, "peak_release_ratio", config.getPeakReleaseRatio(), 1, 100);
+    if (config.getPeakReleaseRatio() > config.getPeakThresholdRatio()) {
+      problems.add("peak_release_ratio " + config.getPeakReleaseRatio() + " is above peak_threshold_ratio "
+          + config.getPeakThresholdRatio() + ": a holder would release its slot while still approaching its peak");
+    }
+    if (config.getMaxConcurrentPeaks() < 1) {
+      problems.add("max_concurrent_peaks must be at least 1, was " + config.getMaxConcurrentPeaks());
+    }
+    if (config.getMemoryHeadroomBytes() < 0) {
+      problems.add("memory_headroom_bytes must not be negative, was " + config.getMemoryHeadroomBytes());
+    }
+    positive(problems, "freeze_lease_ms", config.getFreezeLeaseMs());
+    positive(problems, "task_idle_timeout_ms", config.getTaskIdleTimeoutMs());
+    positive(problems, "queue_wait_alert_ms", config.getQueueWaitAlertMs());
+    return problems;
+  }
+
+  private static void positive(List<String> problems, String field, double value) {
+    if (!(value > 0) || Double.isInfinite(value)) {
+      problems.add(field + " must be a positive finite number, was " + value);
+    }
+  }
+
+  private static void range(List<String> problems, String field, double value, double min, double max) {
+    if (!(value >= min && value <= max)) {
+      problems.add(field + " must be in [" + format(min) + ", " + format(max) + "], was " + format(value));
+    }
+  }
+
+  private static String format(double value) {
+    return value == Math.rint(value) && !Double.isInfinite(value) ? Long.toString((long) value) : Double.toString(value);
+  }
+}

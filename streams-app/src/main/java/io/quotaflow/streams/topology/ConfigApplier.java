@@ -1,0 +1,66 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.internal.BroadcastKind;
+import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * This partition's copy of a broadcast config in: stored, and a new cluster config republishes
+ * every task whose decision it changes. Configs were validated before they were broadcast.
+ */
+final class ConfigApplier extends ContextualProcessor<String, ConfigBroadcast, String, CpuDecision> {
+
+  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
+  private TaskStores stores;
+
+  @Override
+  public void init(ProcessorContext<String, CpuDecision> context) {
+    super.init(context);
+    stores = new TaskStores(context);
+  }
+
+  @Override
+  public void process(Record<String, ConfigBroadcast> record) {
+    ConfigBroadcast config = record.value();
+    if (config == null) {
+      return;
+    }
+    if (config.getKind() == BroadcastKind.POOL_CONFIG) {
+      String key = TaskStores.POOL_KEY_PREFIX + config.getId();
+      if (config.getPoolConfig() == null) {
+        stores.configs.delete(key);
+      } else {
+        stores.configs.put(key, config);
+      }
+      return;
+    }
+    ClusterConfig before = stores.cluster();
+    if (config.getClusterConfig() == null) {
+      stores.configs.delete(TaskStores.CLUSTER_KEY);
+    } else {
+      stores.configs.put(TaskStores.CLUSTER_KEY, config);
+    }
+    ClusterConfig after = stores.cluster();
+    if (after.equals(before)) {
+      return;
+    }
+    List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
+    try (KeyValueIterator<String, TaskCpuState> all = stores.tasks.all()) {
+      all.forEachRemaining(tasks::add);
+    }
+    for (KeyValue<String, TaskCpuState> task : tasks) {
+      String node = task.value.getNode();
+      stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.CONFIG_CHANGED,
+          record.timestamp(), after, stores.node(node)), record.timestamp());
+    }
+  }
+}

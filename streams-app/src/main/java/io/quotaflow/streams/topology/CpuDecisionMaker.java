@@ -1,0 +1,273 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.CgroupCpuSettings;
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.SampleState;
+import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.MonitorStateRecord;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.streams.engine.cpu.CgroupCpuValues;
+import io.quotaflow.streams.engine.cpu.CgroupVersion;
+import io.quotaflow.streams.engine.cpu.CpuCgroupConfig;
+import io.quotaflow.streams.engine.cpu.CpuCgroupSettings;
+import io.quotaflow.streams.engine.cpu.CpuReading;
+import io.quotaflow.streams.engine.cpu.JobCpuMonitor;
+import io.quotaflow.streams.engine.cpu.MonitorSettings;
+import io.quotaflow.streams.engine.cpu.MonitorState;
+import io.quotaflow.streams.engine.cpu.MonitorStep;
+import io.quotaflow.streams.engine.cpu.NodeCpu;
+import io.quotaflow.streams.engine.cpu.TaskCpu;
+import io.quotaflow.streams.engine.cpu.Vote;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Maps the topology's records onto the CPU engines and back: from a task's stored state and one
+ * event (a sample, a spec, a config) to its next state and, when something an enforcer or a reader
+ * would see changed, a {@link CpuDecision}. No Kafka here, so every decision path is testable
+ * directly; the processors only move records between stores and topics.
+ */
+final class CpuDecisionMaker {
+
+  /** Why a decision was published; {@code /RECLAIM_OFF} and {@code /NO_SPEC} qualify it. */
+  enum Event { INITIAL, INCREASE, DECREASE, CLAMPED, SPEC_CHANGED, CONFIG_CHANGED, NODE_CHANGED }
+
+  /**
+   * The next state (null: delete it) and what to publish: a tombstone (withdraw the task's decision),
+   * a decision, both (withdraw, then start anew), or nothing.
+   */
+  record Outcome(TaskCpuState state, CpuDecision decision, boolean tombstone, boolean late) {
+    static Outcome keep(TaskCpuState state) {
+      return new Outcome(state, null, false, false);
+    }
+  }
+
+  private final JobCpuMonitor monitor = new JobCpuMonitor();
+  private final CpuCgroupSettings cgroupSettings = new CpuCgroupSettings();
+
+  /** Throws {@link io.quotaflow.streams.engine.cpu.InvalidSettingsException} when the spec's monitor settings are out of range. */
+  static MonitorSettings monitorSettings(TaskSpec spec) {
+    if (spec == null) {
+      return MonitorSettings.DEFAULTS;
+    }
+    JobCpuMonitorConfig c = spec.getJobCpuMonitor();
+    return MonitorSettings.builder()
+        .enableCpuReclaim(c.getEnableCpuReclaim())
+        .checkPeriodMs(c.getCheckPeriodMs())
+        .startDelayMs(c.getStartDelayMs())
+        .smoothingFactor(c.getSmoothingFactor())
+        .relativeUpperBound(c.getRelativeUpperBound())
+        .relativeLowerBound(c.getRelativeLowerBound())
+        .increaseCoefficient(c.getIncreaseCoefficient())
+        .decreaseCoefficient(c.getDecreaseCoefficient())
+        .voteWindowSize(c.getVoteWindowSize())
+        .voteDecisionThreshold(c.getVoteDecisionThreshold())
+        .minCpuLimit(c.getMinCpuLimit())
+        .build();
+  }
+
+  static CpuCgroupConfig cgroupConfig(ClusterConfig cluster) {
+    return new CpuCgroupConfig(cluster.getCfsPeriodUs(), cluster.getCfsQuotaFudgeFactor(), cluster.getEnforcePerPeriodQuota(),
+        cluster.getZeroCpusSharesFraction(), cluster.getZeroCpusQuotaFraction(), cluster.getNcpusAreCores(),
+        cluster.getUseHyperthreads());
+  }
+
+  /** A new sample of a task; {@code state} is null for a task never seen. */
+  Outcome onSample(TaskCpuState state, CgroupSample sample, ClusterConfig cluster, NodeStatus node) {
+    if (sample.getState() == SampleState.GONE) {
+      // The cgroup is gone: nothing is left to enforce, and its spec will be tombstoned by the job system.
+      return new Outcome(null, null, state != null && state.getLastDecision() != null, false);
+    }
+    TaskCpuState current = state != null ? state : emptyState(sample.getNode(), sample.getTask(), null);
+    boolean resumedAfterIdle = current.getFirstSeenTsMs() != null
+        && sample.getTsMs() - current.getLastSampleTsMs() > cluster.getTaskIdleTimeoutMs();
+    boolean withdrawFirst = false;
+    if (resumedAfterIdle) {
+      // Judged on the task's own samples, so a task's decisions do not depend on whether an idle
+      // sweep (driven by other tasks' samples) reached it first: either way it is withdrawn, then starts anew.
+      withdrawFirst = current.getLastDecision() != null;
+      current = reset(current);
+    }
+    boolean firstSeen = current.getFirstSeenTsMs() == null;
+    if (firstSeen) {
+      current = TaskCpuState.newBuilder(current)
+          .setFirstSeenTsMs(sample.getTsMs())
+          .setObservedHardLimitCpu(current.getSpec() == null ? observedHardLimit(sample, node) : null)
+          .build();
+    }
+    current = TaskCpuState.newBuilder(current)
+        .setLastSampleTsMs(Math.max(current.getLastSampleTsMs(), sample.getTsMs())).build();
+
+    TaskSpec spec = current.getSpec();
+    double hard = hardLimit(current);
+    Event event = null;
+    Integer firedVotesSum = null;
+    boolean late = false;
+    if (!isZeroCpu(spec)) {
+      MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
+      MonitorStep step = monitor.step(monitorState, monitorSettings(spec), hard, new CpuReading(sample.getTsMs(), sample.getCpuUsageUsec()));
+      late = step.isLate();
+      current = TaskCpuState.newBuilder(current).setMonitor(toRecord(step.state())).build();
+      if (step.change().isPresent()) {
+        event = Event.valueOf(step.change().get().reason().name());
+        firedVotesSum = step.change().get().votesSum(); // the window is already cleared: report the sum that fired
+      }
+    }
+    if (firstSeen) {
+      event = Event.INITIAL;
+    }
+    if (event == null) {
+      return new Outcome(current, null, false, late);
+    }
+    CpuDecision decision = decide(current, event, sample.getTsMs(), cluster, node);
+    if (firedVotesSum != null) {
+      decision.setVotesSum(firedVotesSum);
+    }
+    return new Outcome(TaskCpuState.newBuilder(current).setLastDecision(decision).build(), decision, withdrawFirst, late);
+  }
+
+  /** A new or changed spec; {@code state} is null for a task not yet known. */
+  Outcome onSpec(TaskCpuState state, TaskSpec spec, long tsMs, ClusterConfig cluster, NodeStatus node) {
+    TaskCpuState current = state != null ? state : emptyState(spec.getNode(), spec.getTask(), spec);
+    current = TaskCpuState.newBuilder(current).setSpec(spec).setObservedHardLimitCpu(null).build();
+    if (current.getFirstSeenTsMs() == null) {
+      return Outcome.keep(current); // no cgroup sampled yet: the first sample publishes the decision
+    }
+    double hard = hardLimit(current);
+    if (isZeroCpu(spec)) {
+      current = TaskCpuState.newBuilder(current).setMonitor(null).build();
+    } else {
+      MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
+      MonitorStep step = monitor.reconfigure(monitorState, monitorSettings(spec), hard);
+      current = TaskCpuState.newBuilder(current).setMonitor(toRecord(step.state())).build();
+    }
+    return republish(current, Event.SPEC_CHANGED, tsMs, cluster, node);
+  }
+
+  /** A spec tombstone: the task is gone for the job system. */
+  Outcome onSpecDeleted(TaskCpuState state) {
+    return new Outcome(null, null, state != null && state.getLastDecision() != null, false);
+  }
+
+  /** A cluster config or node status change: republish where the outcome differs. */
+  Outcome onEnvironmentChange(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
+    if (state.getFirstSeenTsMs() == null) {
+      return Outcome.keep(state);
+    }
+    return republish(state, event, tsMs, cluster, node);
+  }
+
+  /** A task that sent nothing for the idle timeout: its decision is withdrawn, its spec kept for when it returns. */
+  Outcome onIdle(TaskCpuState state) {
+    boolean published = state.getLastDecision() != null;
+    TaskCpuState next = state.getSpec() == null ? null : reset(state);
+    return new Outcome(next, null, published, false);
+  }
+
+  private Outcome republish(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
+    CpuDecision decision = decide(state, event, tsMs, cluster, node);
+    if (state.getLastDecision() != null && sameEffect(state.getLastDecision(), decision)) {
+      return Outcome.keep(state);
+    }
+    return new Outcome(TaskCpuState.newBuilder(state).setLastDecision(decision).build(), decision, false, false);
+  }
+
+  private CpuDecision decide(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
+    TaskSpec spec = state.getSpec();
+    double hard = hardLimit(state);
+    boolean zeroCpu = isZeroCpu(spec);
+    boolean reclaim = spec != null && !zeroCpu && spec.getJobCpuMonitor().getEnableCpuReclaim();
+    MonitorStateRecord m = state.getMonitor();
+    double soft = m == null ? hard : m.getSoftLimitCpu();
+    double effective = soft; // the pool cap ratio multiplies this once pools publish caps
+    double ncpus = spec == null ? hard : spec.getNcpus();
+    CgroupCpuValues values = cgroupSettings.compute(cgroupConfig(cluster), new TaskCpu(ncpus, hard, reclaim ? effective : hard),
+        nodeCpu(node));
+    String reason = event.name();
+    if (spec == null) {
+      reason += "/NO_SPEC";
+    } else if (!reclaim && !zeroCpu) {
+      reason += "/RECLAIM_OFF";
+    }
+    return CpuDecision.newBuilder()
+        .setNode(state.getNode())
+        .setTask(state.getTask())
+        .setTsMs(tsMs)
+        .setHardLimitCpu(hard)
+        .setSoftLimitCpu(soft)
+        .setEffectiveLimitCpu(effective)
+        .setSmoothedUsageCpu(m == null ? null : m.getSmoothedUsageCpu())
+        .setVotesSum(m == null ? 0 : m.getVotes().stream().mapToInt(Integer::intValue).sum())
+        .setReason(reason)
+        .setApply(spec != null)
+        .setCgroup(CgroupCpuSettings.newBuilder().setShares(values.shares()).setWeight(values.weight())
+            .setQuotaUs(values.quotaUs()).setPeriodUs(values.periodUs()).build())
+        .build();
+  }
+
+  /** What an enforcer or a pool would notice; the reason, time and smoothed usage do not count. */
+  static boolean sameEffect(CpuDecision a, CpuDecision b) {
+    return a.getHardLimitCpu() == b.getHardLimitCpu()
+        && a.getSoftLimitCpu() == b.getSoftLimitCpu()
+        && a.getEffectiveLimitCpu() == b.getEffectiveLimitCpu()
+        && a.getApply() == b.getApply()
+        && Objects.equals(a.getCgroup(), b.getCgroup());
+  }
+
+  static double hardLimit(TaskCpuState state) {
+    TaskSpec spec = state.getSpec();
+    if (spec == null) {
+      return state.getObservedHardLimitCpu();
+    }
+    return spec.getCpuLimit() != null ? spec.getCpuLimit() : spec.getNcpus();
+  }
+
+  private static boolean isZeroCpu(TaskSpec spec) {
+    return spec != null && spec.getNcpus() == 0;
+  }
+
+  /** A task without spec: its quota if it has one, else the node's CPUs, else one CPU until the node reports. */
+  private static double observedHardLimit(CgroupSample sample, NodeStatus node) {
+    if (sample.getCpuQuotaCores() != null) {
+      return sample.getCpuQuotaCores();
+    }
+    return node != null && node.getCpus() > 0 ? node.getCpus() : 1.0;
+  }
+
+  private static NodeCpu nodeCpu(NodeStatus node) {
+    if (node == null) {
+      return NodeCpu.of(1, CgroupVersion.V1);
+    }
+    return NodeCpu.of(Math.max(1, node.getThreadsPerCore()), CgroupVersion.of(node.getCgroupVersion()));
+  }
+
+  private static TaskCpuState emptyState(String node, String task, TaskSpec spec) {
+    return TaskCpuState.newBuilder().setNode(node).setTask(task).setSpec(spec).build();
+  }
+
+  private static TaskCpuState reset(TaskCpuState state) {
+    return TaskCpuState.newBuilder(state).setFirstSeenTsMs(null).setObservedHardLimitCpu(null).setMonitor(null)
+        .setLastDecision(null).setLastSampleTsMs(0).build();
+  }
+
+  static MonitorState toEngine(MonitorStateRecord r) {
+    List<Vote> votes = new ArrayList<>(r.getVotes().size());
+    r.getVotes().forEach(v -> votes.add(Vote.ofValue(v)));
+    return new MonitorState(r.getHardLimitCpu(), r.getSoftLimitCpu(), r.getFirstSampleTsMs(), r.getTickCount(),
+        r.getLastTickTsMs(), r.getLastTickCpuUsageUsec(), r.getSmoothedUsageCpu(), votes, r.getLateSampleCount());
+  }
+
+  static MonitorStateRecord toRecord(MonitorState s) {
+    List<Integer> votes = new ArrayList<>(s.votes().size());
+    s.votes().forEach(v -> votes.add(v.value()));
+    return MonitorStateRecord.newBuilder().setHardLimitCpu(s.hardLimitCpu()).setSoftLimitCpu(s.softLimitCpu())
+        .setFirstSampleTsMs(s.firstSampleTsMs()).setTickCount(s.tickCount()).setLastTickTsMs(s.lastTickTsMs())
+        .setLastTickCpuUsageUsec(s.lastTickCpuUsageUsec()).setSmoothedUsageCpu(s.smoothedUsageCpu()).setVotes(votes)
+        .setLateSampleCount(s.lateSampleCount()).build();
+  }
+}

@@ -1,0 +1,85 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.TaskKey;
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * Samples in, CPU decisions out: checks each sample, runs the task's job CPU monitor and publishes
+ * a decision on first sight and on every soft-limit change. Tasks silent for the idle timeout are
+ * swept as sample time passes (time of the samples, not the wall clock).
+ */
+final class CpuMonitorProcessor extends ContextualProcessor<String, CgroupSample, String, CpuDecision> {
+
+  private final int partitions;
+  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
+  private TaskStores stores;
+  private long nextSweepTsMs = Long.MIN_VALUE;
+  private long lateSamples;
+
+  CpuMonitorProcessor(int partitions) {
+    this.partitions = partitions;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, CpuDecision> context) {
+    super.init(context);
+    stores = new TaskStores(context);
+  }
+
+  @Override
+  public void process(Record<String, CgroupSample> record) {
+    TaskKey key = RecordChecks.taskKey(record.key());
+    CgroupSample sample = record.value();
+    if (sample == null) {
+      throw new RejectedRecordException("samples carry no tombstones: null value for " + key);
+    }
+    RecordChecks.requireMatchingKey(key, sample.getNode(), sample.getTask());
+    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(key.node(), m.partition(), partitions));
+    RecordChecks.requireNoProblems("sample", RecordChecks.sampleProblems(sample, record.timestamp()));
+
+    ClusterConfig cluster = stores.cluster();
+    TaskCpuState before = stores.tasks.get(record.key());
+    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(key.node()));
+    if (outcome.late()) {
+      lateSamples++;
+    }
+    stores.apply(record.key(), before, outcome, record.timestamp());
+    sweepIdleTasks(sample.getTsMs(), cluster, record.timestamp());
+  }
+
+  /** Samples dropped as older than their task's last tick, since this processor started. */
+  long lateSamples() {
+    return lateSamples;
+  }
+
+  private void sweepIdleTasks(long nowTsMs, ClusterConfig cluster, long timestampMs) {
+    long idleTimeoutMs = cluster.getTaskIdleTimeoutMs();
+    if (nowTsMs < nextSweepTsMs) {
+      return;
+    }
+    nextSweepTsMs = nowTsMs + Math.max(1_000, idleTimeoutMs / 2);
+    List<KeyValue<String, TaskCpuState>> idle = new ArrayList<>();
+    try (KeyValueIterator<String, TaskCpuState> all = stores.tasks.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, TaskCpuState> entry = all.next();
+        TaskCpuState state = entry.value;
+        if (state.getFirstSeenTsMs() != null && nowTsMs - state.getLastSampleTsMs() > idleTimeoutMs) {
+          idle.add(entry);
+        }
+      }
+    }
+    for (KeyValue<String, TaskCpuState> entry : idle) {
+      stores.apply(entry.key, entry.value, decisions.onIdle(entry.value), timestampMs);
+    }
+  }
+}

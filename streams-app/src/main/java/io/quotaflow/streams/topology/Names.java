@@ -1,0 +1,29 @@
+package io.quotaflow.streams.topology;
+
+/**
+ * Every source, processor, store and sink of the topology. Names are part of a deployment:
+ * changelog topics are named after stores, so a name never changes once released.
+ */
+final class Names {
+  static final String CLUSTER_CONFIG_SOURCE = "cluster-config-source";
+  static final String POOL_CONFIGS_SOURCE = "pool-configs-source";
+  static final String CLUSTER_CONFIG_BROADCASTER = "cluster-config-broadcaster";
+  static final String POOL_CONFIG_BROADCASTER = "pool-config-broadcaster";
+  static final String CONFIG_BROADCAST_SINK = "config-broadcast-sink";
+  static final String CONFIG_BROADCAST_SOURCE = "config-broadcast-source";
+  static final String CONFIG_APPLIER = "config-applier";
+  static final String TASK_SPECS_SOURCE = "task-specs-source";
+  static final String TASK_SPEC_PROCESSOR = "task-spec-processor";
+  static final String NODES_SOURCE = "nodes-source";
+  static final String NODE_STATUS_PROCESSOR = "node-status-processor";
+  static final String SAMPLES_SOURCE = "samples-source";
+  static final String CPU_MONITOR = "cpu-monitor";
+  static final String CPU_DECISIONS_SINK = "cpu-decisions-sink";
+
+  static final String TASK_STATE_STORE = "cpu-task-state";
+  static final String NODE_STATUS_STORE = "node-status";
+  static final String CONFIG_STORE = "config-state";
+  static final String POOL_PARTIALS_STORE = "pool-partials";
+
+  private Names() {}
+}

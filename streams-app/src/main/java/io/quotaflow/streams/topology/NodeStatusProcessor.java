@@ -1,0 +1,63 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/** Node status in: kept for its tasks' hard limits and cgroup layout; a changed layout republishes the node's tasks. */
+final class NodeStatusProcessor extends ContextualProcessor<String, NodeStatus, String, CpuDecision> {
+
+  private final int partitions;
+  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
+  private TaskStores stores;
+
+  NodeStatusProcessor(int partitions) {
+    this.partitions = partitions;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, CpuDecision> context) {
+    super.init(context);
+    stores = new TaskStores(context);
+  }
+
+  @Override
+  public void process(Record<String, NodeStatus> record) {
+    String node = record.key();
+    if (!Ids.isValid(node)) {
+      throw new RejectedRecordException("invalid node key '" + node + "': ids match " + Ids.PATTERN_TEXT);
+    }
+    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(node, m.partition(), partitions));
+    NodeStatus status = record.value();
+    if (status == null) {
+      stores.nodes.delete(node);
+      return;
+    }
+    if (!status.getNode().equals(node)) {
+      throw new RejectedRecordException("key '" + node + "' does not match the value's node '" + status.getNode() + "'");
+    }
+    RecordChecks.requireNoProblems("node status", RecordChecks.nodeProblems(status));
+    NodeStatus before = stores.nodes.get(node);
+    stores.nodes.put(node, status);
+    if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()
+        && before.getCgroupVersion() == status.getCgroupVersion()) {
+      return; // the periodic refresh: nothing a decision depends on changed
+    }
+    List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
+    try (KeyValueIterator<String, TaskCpuState> range = stores.tasks.prefixScan(node + "/", new org.apache.kafka.common.serialization.StringSerializer())) {
+      range.forEachRemaining(tasks::add);
+    }
+    for (KeyValue<String, TaskCpuState> task : tasks) {
+      stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.NODE_CHANGED,
+          record.timestamp(), stores.cluster(), status), record.timestamp());
+    }
+  }
+}

@@ -1,0 +1,70 @@
+package io.quotaflow.streams.topology;
+
+import static io.quotaflow.streams.topology.Names.*;
+
+import io.quotaflow.schemas.NodeStreamPartitioner;
+import io.quotaflow.schemas.Topic;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.internal.PoolPartial;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The whole streams app as a pure function of the topic catalogue: {@code main}, the tests and
+ * {@code simulate} all call {@link #build}. Two sub-topologies:
+ *
+ * <ol>
+ *   <li>config broadcast — the single-partition {@code cluster-config} and {@code pool-configs}
+ *       topics, validated, copied to every partition of {@code config-broadcast};
+ *   <li>CPU decisions — per node partition: {@code samples}, {@code task-specs}, {@code nodes} and
+ *       the broadcast configs into the per-task store, {@code cpu-decisions} out, partitioned by node.
+ * </ol>
+ */
+public final class QuotaflowTopology {
+
+  private QuotaflowTopology() {}
+
+  public static Topology build(Topics topics) {
+    int partitions = topics.settings().partitions();
+    Topology topology = new Topology();
+
+    source(topology, CLUSTER_CONFIG_SOURCE, topics.clusterConfig());
+    source(topology, POOL_CONFIGS_SOURCE, topics.poolConfigs());
+    topology.addProcessor(CLUSTER_CONFIG_BROADCASTER, ConfigBroadcaster::cluster, CLUSTER_CONFIG_SOURCE);
+    topology.addProcessor(POOL_CONFIG_BROADCASTER, ConfigBroadcaster::pool, POOL_CONFIGS_SOURCE);
+    topology.addSink(CONFIG_BROADCAST_SINK, topics.configBroadcast().name(),
+        topics.configBroadcast().keySerde().serializer(), topics.configBroadcast().valueSerde().serializer(),
+        new BroadcastPartitioner<>(), CLUSTER_CONFIG_BROADCASTER, POOL_CONFIG_BROADCASTER);
+
+    source(topology, CONFIG_BROADCAST_SOURCE, topics.configBroadcast());
+    source(topology, TASK_SPECS_SOURCE, topics.taskSpecs());
+    source(topology, NODES_SOURCE, topics.nodes());
+    source(topology, SAMPLES_SOURCE, topics.samples());
+    topology.addProcessor(CONFIG_APPLIER, ConfigApplier::new, CONFIG_BROADCAST_SOURCE);
+    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions), TASK_SPECS_SOURCE);
+    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions), NODES_SOURCE);
+    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions), SAMPLES_SOURCE);
+
+    String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
+    topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
+    topology.addStateStore(store(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
+    topology.addStateStore(store(CONFIG_STORE, topics.configBroadcast().valueSerde()), cpuProcessors);
+    topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
+
+    topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
+        topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
+    return topology;
+  }
+
+  private static void source(Topology topology, String name, Topic<String, ?> topic) {
+    topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
+  }
+
+  private static <V> StoreBuilder<?> store(String name, Serde<V> valueSerde) {
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde);
+  }
+}

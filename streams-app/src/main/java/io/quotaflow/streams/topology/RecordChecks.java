@@ -1,0 +1,152 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.NodePartitioning;
+import io.quotaflow.schemas.TaskKey;
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.avro.TaskSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The checks a record passes before it may change state: ids, the key matching the value, finite
+ * non-negative numbers, the node's partition, bounded clock skew. Each returns what is wrong, so the
+ * DLQ record says it; an empty list means the record is fine.
+ */
+final class RecordChecks {
+
+  static final Duration MAX_CLOCK_SKEW = Duration.ofMinutes(5);
+
+  private RecordChecks() {}
+
+  static TaskKey taskKey(String key) {
+    try {
+      return TaskKey.parse(key);
+    } catch (IllegalArgumentException e) {
+      throw new RejectedRecordException(e.getMessage(), e);
+    }
+  }
+
+  static void requireMatchingKey(TaskKey key, String node, String task) {
+    if (!key.node().equals(node) || !key.task().equals(task)) {
+      throw new RejectedRecordException("key " + key + " does not match the value's node/task " + node + "/" + task);
+    }
+  }
+
+  /** A record of {@code node} must be in the partition the node maps to, or its task would be split across stream tasks. */
+  static void requirePartition(String node, int partition, int partitions) {
+    int expected = NodePartitioning.partitionOfNode(node, partitions);
+    if (partition != expected) {
+      throw new RejectedRecordException("record of node " + node + " is in partition " + partition + " but node "
+          + node + " maps to partition " + expected + " of " + partitions + ": its producer does not use the node partitioner");
+    }
+  }
+
+  static void requireNoProblems(String what, List<String> problems) {
+    if (!problems.isEmpty()) {
+      throw new RejectedRecordException("invalid " + what + ": " + String.join("; ", problems));
+    }
+  }
+
+  static List<String> sampleProblems(CgroupSample s, long brokerTimestampMs) {
+    List<String> problems = new ArrayList<>();
+    atLeastZero(problems, "ts_ms", s.getTsMs());
+    atLeastZero(problems, "cpu_usage_usec", s.getCpuUsageUsec());
+    atLeastZero(problems, "memory_bytes", s.getMemoryBytes());
+    atLeastZero(problems, "memory_anon_bytes", s.getMemoryAnonBytes());
+    atLeastZero(problems, "memory_peak_bytes", s.getMemoryPeakBytes());
+    atLeastZero(problems, "nr_throttled", s.getNrThrottled());
+    atLeastZero(problems, "throttled_usec", s.getThrottledUsec());
+    atLeastZero(problems, "seq", s.getSeq());
+    if (s.getCpuQuotaCores() != null && !(s.getCpuQuotaCores() > 0 && Double.isFinite(s.getCpuQuotaCores()))) {
+      problems.add("cpu_quota_cores must be null or a positive finite number, was " + s.getCpuQuotaCores());
+    }
+    long skewMs = Math.abs(s.getTsMs() - brokerTimestampMs);
+    if (skewMs > MAX_CLOCK_SKEW.toMillis()) {
+      problems.add("clock skew: ts_ms " + s.getTsMs() + " is " + skewMs + " ms from the broker timestamp "
+          + brokerTimestampMs + " (at most " + MAX_CLOCK_SKEW.toMillis() + " ms)");
+    }
+    return problems;
+  }
+
+  static List<String> specProblems(TaskSpec spec) {
+    List<String> problems = new ArrayList<>();
+    if (!Ids.isValid(spec.getPool())) {
+      problems.add("pool id '" + spec.getPool() + "' does not match " + Ids.PATTERN_TEXT);
+    }
+    nonNegativeFinite(problems, "ncpus", spec.getNcpus());
+    if (spec.getCpuLimit() != null) {
+      nonNegativeFinite(problems, "cpu_limit", spec.getCpuLimit());
+    }
+    atLeastZero(problems, "memory_normal_bytes", spec.getMemoryNormalBytes());
+    atLeastZero(problems, "memory_peak_bytes", spec.getMemoryPeakBytes());
+    if (spec.getMemoryNormalBytes() != null && spec.getMemoryPeakBytes() != null
+        && spec.getMemoryPeakBytes() < spec.getMemoryNormalBytes()) {
+      problems.add("memory_peak_bytes " + spec.getMemoryPeakBytes() + " is below memory_normal_bytes " + spec.getMemoryNormalBytes());
+    }
+    try {
+      CpuDecisionMaker.monitorSettings(spec);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
+    }
+    return problems;
+  }
+
+  static List<String> nodeProblems(NodeStatus node) {
+    List<String> problems = new ArrayList<>();
+    atLeastZero(problems, "memory_total_bytes", node.getMemoryTotalBytes());
+    if (node.getCpus() < 1) {
+      problems.add("cpus must be at least 1, was " + node.getCpus());
+    }
+    if (node.getThreadsPerCore() < 1) {
+      problems.add("threads_per_core must be at least 1, was " + node.getThreadsPerCore());
+    }
+    if (node.getCgroupVersion() != 1 && node.getCgroupVersion() != 2) {
+      problems.add("cgroup_version must be 1 or 2, was " + node.getCgroupVersion());
+    }
+    return problems;
+  }
+
+  static List<String> poolProblems(String key, PoolConfig pool) {
+    List<String> problems = new ArrayList<>();
+    if (!pool.getPool().equals(key)) {
+      problems.add("key '" + key + "' does not match pool '" + pool.getPool() + "'");
+    }
+    if (!Ids.isValid(pool.getPool())) {
+      problems.add("pool id '" + pool.getPool() + "' does not match " + Ids.PATTERN_TEXT);
+    }
+    if (pool.getParent() != null) {
+      problems.add("parent must be null: pools are flat (was '" + pool.getParent() + "')");
+    }
+    nonNegativeFinite(problems, "strong_guarantee_cpu", pool.getStrongGuaranteeCpu());
+    nonNegativeFinite(problems, "weight", pool.getWeight());
+    nonNegativeFinite(problems, "resource_flow_cpu", pool.getResourceFlowCpu());
+    nonNegativeFinite(problems, "burst_guarantee_cpu", pool.getBurstGuaranteeCpu());
+    if (pool.getLimitCpu() != null) {
+      nonNegativeFinite(problems, "limit_cpu", pool.getLimitCpu());
+    }
+    if (pool.getRelaxedShareMultiplierLimit() != null
+        && !(pool.getRelaxedShareMultiplierLimit() >= 1 && pool.getRelaxedShareMultiplierLimit() <= 10)) {
+      problems.add("relaxed_share_multiplier_limit must be in [1, 10], was " + pool.getRelaxedShareMultiplierLimit());
+    }
+    if (pool.getGuaranteeType() == io.quotaflow.schemas.avro.GuaranteeType.RELAXED && pool.getBurstGuaranteeCpu() > 0) {
+      problems.add("burst_guarantee_cpu is not allowed on a RELAXED pool");
+    }
+    return problems;
+  }
+
+  private static void atLeastZero(List<String> problems, String field, Long value) {
+    if (value != null && value < 0) {
+      problems.add(field + " must not be negative, was " + value);
+    }
+  }
+
+  private static void nonNegativeFinite(List<String> problems, String field, double value) {
+    if (!(value >= 0 && Double.isFinite(value))) {
+      problems.add(field + " must be a finite number >= 0, was " + value);
+    }
+  }
+}

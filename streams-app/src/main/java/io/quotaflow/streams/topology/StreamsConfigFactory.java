@@ -1,0 +1,49 @@
+package io.quotaflow.streams.topology;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+
+/**
+ * The one place the streams app's Kafka Streams settings are made. Defaults go in with
+ * {@code putIfAbsent} so that anything the operator passes wins; the settings that decide latency
+ * and safety are written out with the reason for each.
+ */
+public final class StreamsConfigFactory {
+
+  public static final String DEFAULT_APPLICATION_ID = "quotaflow-streams";
+
+  private StreamsConfigFactory() {}
+
+  /**
+   * @param bootstrap Kafka bootstrap servers
+   * @param dlqTopic the dead-letter topic ({@code topics.dlq().name()})
+   * @param overrides operator settings (from --kafka-config, environment, flags); they win
+   */
+  public static Properties create(String bootstrap, String dlqTopic, Map<String, ?> overrides) {
+    Map<String, Object> config = new HashMap<>(overrides);
+    config.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, DEFAULT_APPLICATION_ID);
+    config.putIfAbsent(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    // Decisions drive cgroups: a decision must be published exactly once with the state that made it.
+    config.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    // Under EOS a read_committed enforcer sees nothing before the commit: the interval bounds latency.
+    config.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+    // Streams raises its producers' linger.ms to 100; decisions should not wait for batches that long.
+    config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    // Above 0 so a task's input partitions (samples, specs, configs) are merged in timestamp order.
+    config.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 500L);
+    // Poison records go to the DLQ inside the EOS transaction; the app keeps running.
+    config.putIfAbsent(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, dlqTopic);
+    config.putIfAbsent(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+    config.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueProcessingExceptionHandler.class);
+    // Store and changelog names are part of the deployment: an unnamed one would be renamed by a topology change.
+    config.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    Properties properties = new Properties();
+    properties.putAll(config);
+    return properties;
+  }
+}

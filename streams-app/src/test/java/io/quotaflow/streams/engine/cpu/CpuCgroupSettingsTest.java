@@ -1,0 +1,210 @@
+package io.quotaflow.streams.engine.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CpuCgroupSettingsTest {
+
+  private static final CpuCgroupSettings SETTINGS = new CpuCgroupSettings();
+  private static final CpuCgroupConfig DEFAULTS = CpuCgroupConfig.DEFAULTS;
+  private static final CpuCgroupConfig ENFORCED =
+      new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, false);
+  private static final NodeCpu V1 = NodeCpu.of(1, CgroupVersion.V1);
+  private static final NodeCpu V2 = NodeCpu.of(1, CgroupVersion.V2);
+
+  private static TaskCpu task(double cpus) {
+    return new TaskCpu(cpus, cpus, cpus);
+  }
+
+  private static NodeCpu v1WithParent(long quotaUs, long periodUs) {
+    return new NodeCpu(1, CgroupVersion.V1, Optional.of(new ParentQuota(quotaUs, periodUs)));
+  }
+
+  @Test
+  void fourCpusGetFourThousandSharesAndNoQuotaByDefault() {
+    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, task(4), V1);
+    assertThat(values).isEqualTo(new CgroupCpuValues(4000, 391, -1, 100_000));
+    assertThat(values.hasQuota()).isFalse();
+  }
+
+  @Test
+  void enforcedQuotaIsPeriodTimesTheHardLimitTimesTheFudgeFactor() {
+    // The PBS hook's own test numbers: ncpus=4 -> quota 412000 at period 100000.
+    assertThat(SETTINGS.compute(ENFORCED, task(4), V1).quotaUs()).isEqualTo(412_000);
+    assertThat(SETTINGS.compute(ENFORCED, task(1.5), V1).quotaUs()).isEqualTo(154_500);
+  }
+
+  @Test
+  void quotaIsRoundedUp() {
+    // 100000 x 0.3333 x 1.03 = 34329.9
+    assertThat(SETTINGS.compute(ENFORCED, task(0.3333), V1).quotaUs()).isEqualTo(34_330);
+  }
+
+  @Test
+  void sharesFollowTheEffectiveLimitAndTheQuotaFollowsTheHardLimit() {
+    CgroupCpuValues values = SETTINGS.compute(ENFORCED, new TaskCpu(4, 4, 1.5), V1);
+    assertThat(values.shares()).isEqualTo(1500);
+    assertThat(values.weight()).isEqualTo(146); // 146.48
+    assertThat(values.quotaUs()).isEqualTo(412_000);
+  }
+
+  @Test
+  void sharesAreTruncatedLikePythonsInt() {
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(2, 2, 1.9999), V1).shares()).isEqualTo(1999);
+    assertThat(CpuCgroupSettings.shares(0.0039)).isEqualTo(3);
+  }
+
+  @Test
+  void zeroCpuTaskIsWeightlessAndAlwaysGetsAQuota() {
+    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, new TaskCpu(0, 0, 0), V1);
+    // int(100000 x 0.2 x 1.03) = 20600, about 0.206 CPU: the PBS hook's worked example.
+    assertThat(values).isEqualTo(new CgroupCpuValues(2, 1, 20_600, 100_000));
+  }
+
+  @Test
+  void zeroCpuSharesFollowTheFractionButNeverGoBelowTwo() {
+    CpuCgroupConfig tenth = new CpuCgroupConfig(100_000, 1.03, false, 0.01, 0.2, false, false);
+    assertThat(SETTINGS.compute(tenth, task(0), V1).shares()).isEqualTo(10);
+    CpuCgroupConfig tiny = new CpuCgroupConfig(100_000, 1.03, false, 0.001, 0.2, false, false);
+    assertThat(SETTINGS.compute(tiny, task(0), V1).shares()).isEqualTo(2);
+    CpuCgroupConfig huge = new CpuCgroupConfig(100_000, 1.03, false, 1000, 0.2, false, false);
+    assertThat(SETTINGS.compute(huge, task(0), V1).shares()).isEqualTo(262_144);
+  }
+
+  @Test
+  void zeroCpuTasksIgnoreTheirEffectiveLimit() {
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), V1).shares()).isEqualTo(2);
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), V1).quotaUs()).isEqualTo(20_600);
+  }
+
+  @Test
+  void sharesAndWeightClampAtTheKernelBounds() {
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(1, 1, 0.001), V1))
+        .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(2L, 1L);
+    assertThat(SETTINGS.compute(DEFAULTS, task(300), V1))
+        .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(262_144L, 10_000L);
+    assertThat(SETTINGS.compute(DEFAULTS, task(1e300), V1).shares()).isEqualTo(262_144);
+  }
+
+  @Test
+  void weightIsLinearInSharesAndRoundsHalfUpLikeTheKernel() {
+    assertThat(CpuCgroupSettings.weight(1024)).isEqualTo(100);
+    assertThat(CpuCgroupSettings.weight(1000)).isEqualTo(98);   // 97.66
+    assertThat(CpuCgroupSettings.weight(128)).isEqualTo(13);    // exactly 12.5
+    assertThat(CpuCgroupSettings.weight(384)).isEqualTo(38);    // exactly 37.5
+    assertThat(CpuCgroupSettings.weight(15)).isEqualTo(1);      // 1.46
+    assertThat(CpuCgroupSettings.weight(2)).isEqualTo(1);
+    assertThat(CpuCgroupSettings.weight(102_400)).isEqualTo(10_000);
+    assertThat(CpuCgroupSettings.weight(262_144)).isEqualTo(10_000);
+  }
+
+  @Test
+  void hyperthreadsMultiplyTheQuotaOnlyWhenNcpusAreCores() {
+    NodeCpu smt2 = NodeCpu.of(2, CgroupVersion.V1);
+    CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, true);
+    CpuCgroupConfig coresOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, false);
+    CpuCgroupConfig threadsOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, true);
+
+    assertThat(SETTINGS.compute(both, task(4), smt2).quotaUs()).isEqualTo(824_000);
+    assertThat(SETTINGS.compute(coresOnly, task(4), smt2).quotaUs()).isEqualTo(412_000);
+    assertThat(SETTINGS.compute(threadsOnly, task(4), smt2).quotaUs()).isEqualTo(412_000);
+    // Shares are not multiplied: every task on the node would scale alike.
+    assertThat(SETTINGS.compute(both, task(4), smt2).shares()).isEqualTo(4000);
+  }
+
+  @Test
+  void zeroCpuQuotaIsAFractionOfOneThreadEvenWithHyperthreads() {
+    CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, true, true);
+    assertThat(SETTINGS.compute(both, task(0), NodeCpu.of(2, CgroupVersion.V1)).quotaUs()).isEqualTo(20_600);
+  }
+
+  @Test
+  void quotaIsAtLeastOneMillisecond() {
+    // 100000 x 0.001 x 1.03 = 103 usec: the kernel rejects a quota below 1000.
+    assertThat(SETTINGS.compute(ENFORCED, task(0.001), V1).quotaUs()).isEqualTo(1000);
+    assertThat(SETTINGS.compute(ENFORCED, new TaskCpu(1, 0, 0), V1).quotaUs()).isEqualTo(1000);
+  }
+
+  @Test
+  void quotaIsAtMostTheKernelMaximum() {
+    assertThat(SETTINGS.compute(ENFORCED, task(1e12), V1).quotaUs()).isEqualTo(CgroupCpuValues.MAX_QUOTA_US);
+  }
+
+  @Test
+  void parentQuotaCapsTheQuotaOnV1() {
+    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(200_000, 100_000)).quotaUs())
+        .isEqualTo(200_000);
+    assertThat(SETTINGS.compute(ENFORCED, task(1), v1WithParent(200_000, 100_000)).quotaUs())
+        .isEqualTo(103_000);
+    assertThat(SETTINGS.compute(DEFAULTS, task(0), v1WithParent(10_000, 100_000)).quotaUs())
+        .isEqualTo(10_000);
+  }
+
+  @Test
+  void parentQuotaIsRescaledToOurPeriodBecauseTheKernelComparesQuotaOverPeriod() {
+    // 150000 per 50000 is 3 CPUs: at our 100000 period that is 300000.
+    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(150_000, 50_000)).quotaUs())
+        .isEqualTo(300_000);
+    // 100001 per 300000 rescales to 33333.67: rounded down so the child never exceeds it.
+    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(100_001, 300_000)).quotaUs())
+        .isEqualTo(33_333);
+  }
+
+  @Test
+  void anUnlimitedParentCapsNothing() {
+    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(-1, 100_000)).quotaUs()).isEqualTo(412_000);
+  }
+
+  @Test
+  void parentQuotaIsIgnoredOnV2WhereTheKernelTakesTheMinimumItself() {
+    NodeCpu v2WithParent = new NodeCpu(1, CgroupVersion.V2, Optional.of(new ParentQuota(200_000, 100_000)));
+    assertThat(SETTINGS.compute(ENFORCED, task(4), v2WithParent).quotaUs()).isEqualTo(412_000);
+    assertThat(SETTINGS.compute(ENFORCED, task(4), V2).quotaUs()).isEqualTo(412_000);
+  }
+
+  @Test
+  void periodIsAlwaysWrittenEvenWithoutAQuota() {
+    CpuCgroupConfig shortPeriod = new CpuCgroupConfig(20_000, 1.03, false, 0.002, 0.2, false, false);
+    assertThat(SETTINGS.compute(shortPeriod, task(2), V2))
+        .isEqualTo(new CgroupCpuValues(2000, 195, -1, 20_000));
+  }
+
+  @Test
+  void invalidClusterSettingsAreRejectedNamingTheField() {
+    assertThatThrownBy(() -> new CpuCgroupConfig(999, 1.03, false, 0.002, 0.2, false, false))
+        .isInstanceOf(InvalidSettingsException.class)
+        .hasMessage("cluster_config.cfs_period_us must be in [1000, 1000000], was 999");
+    assertThatThrownBy(() -> new CpuCgroupConfig(1_000_001, 1.03, false, 0.002, 0.2, false, false))
+        .hasMessageContaining("cfs_period_us");
+    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, 0, false, 0.002, 0.2, false, false))
+        .hasMessage("cluster_config.cfs_quota_fudge_factor must be finite and > 0, was 0.0");
+    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, Double.NaN, false, 0.002, 0.2, false, false))
+        .hasMessageContaining("cfs_quota_fudge_factor");
+    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, 1.03, false, -0.1, -1, false, false))
+        .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
+            "cluster_config.zero_cpus_shares_fraction must be finite and >= 0, was -0.1",
+            "cluster_config.zero_cpus_quota_fraction must be finite and >= 0, was -1.0"));
+  }
+
+  @Test
+  void invalidTaskAndNodeValuesAreRejectedNamingTheField() {
+    assertThatThrownBy(() -> new TaskCpu(-1, 1, 1)).hasMessageContaining("task.ncpus");
+    assertThatThrownBy(() -> new TaskCpu(1, Double.POSITIVE_INFINITY, 1)).hasMessageContaining("task.hard_limit_cpu");
+    assertThatThrownBy(() -> new TaskCpu(1, 1, Double.NaN)).hasMessageContaining("task.effective_limit_cpu");
+    assertThatThrownBy(() -> NodeCpu.of(0, CgroupVersion.V1)).hasMessageContaining("node.threads_per_core");
+    assertThatThrownBy(() -> new ParentQuota(100_000, 0)).hasMessageContaining("parent.cfs_period_us");
+    assertThatThrownBy(() -> CgroupVersion.of(3)).hasMessageContaining("cgroup_version");
+    assertThat(CgroupVersion.of(2)).isEqualTo(CgroupVersion.V2);
+  }
+
+  @Test
+  void valuesTheKernelWouldRejectCannotBeBuilt() {
+    assertThatThrownBy(() -> new CgroupCpuValues(1, 1, -1, 100_000)).hasMessageContaining("cgroup.shares");
+    assertThatThrownBy(() -> new CgroupCpuValues(2, 10_001, -1, 100_000)).hasMessageContaining("cgroup.weight");
+    assertThatThrownBy(() -> new CgroupCpuValues(2, 1, 999, 100_000)).hasMessageContaining("cgroup.quota_us");
+    assertThatThrownBy(() -> new CgroupCpuValues(2, 1, -1, 500)).hasMessageContaining("cgroup.period_us");
+  }
+}

@@ -1,0 +1,289 @@
+package io.quotaflow.streams.engine.memory;
+
+import static io.quotaflow.streams.engine.memory.GateTesting.NODE;
+import static io.quotaflow.streams.engine.memory.GateTesting.mib;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * The gate's promises under arbitrary sample sequences. Every check reads the gate from outside, through the
+ * decisions it emits, except BUDGET's, which needs to know who holds a slot and reads it from the snapshot.
+ */
+class PeakGateProperties {
+
+  /** Idle timeouts are a separate rule, tested on their own; here no task ever goes silent long enough. */
+  private static final long NEVER_IDLE_MS = 1_000_000_000_000L;
+
+  record TaskDef(long normalMib, long peakMib, boolean interactive) {}
+
+  /** One sample: usage as a percentage of the task's normal, or the task's GONE sample. */
+  record Step(int task, int usagePercent, boolean gone, int advanceMs) {}
+
+  @Provide
+  Arbitrary<List<TaskDef>> tasks() {
+    return Combinators.combine(
+            Arbitraries.longs().between(100, 1000),
+            Arbitraries.integers().between(120, 300),
+            Arbitraries.integers().between(0, 4))
+        .as((normal, peakPercent, kind) -> new TaskDef(normal, normal * peakPercent / 100, kind == 0))
+        .list()
+        .ofMinSize(2)
+        .ofMaxSize(6);
+  }
+
+  @Provide
+  Arbitrary<List<TaskDef>> batchTasks() {
+    return tasks().map(defs -> defs.stream().map(d -> new TaskDef(d.normalMib(), d.peakMib(), false)).toList());
+  }
+
+  @Provide
+  Arbitrary<List<Step>> steps() {
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 5),
+            Arbitraries.integers().between(50, 250),
+            Arbitraries.integers().between(0, 19),
+            Arbitraries.integers().between(0, 3000))
+        .as((task, percent, goneDraw, advance) -> new Step(task, percent, goneDraw == 0, advance))
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(300);
+  }
+
+  @Property(tries = 300)
+  void countNeverLetsMoreThanMaxConcurrentPeaksRunUnfrozen(
+      @ForAll("tasks") List<TaskDef> defs,
+      @ForAll("steps") List<Step> steps,
+      @ForAll @IntRange(min = 1, max = 3) int slots) {
+    PeakGateConfig config = GateTesting.count(slots).withIdleTimeoutMs(NEVER_IDLE_MS);
+    Run run = new Run(config, defs);
+    for (Step step : steps) {
+      run.apply(step);
+      long runningPeaks = run.live.keySet().stream()
+          .filter(task -> !run.def(task).interactive() && !run.frozen.contains(task))
+          .filter(task -> run.live.get(task) > config.peakThresholdRatio() * mib(run.def(task).normalMib()))
+          .count();
+      assertThat(runningPeaks).isLessThanOrEqualTo(slots);
+    }
+  }
+
+  @Property(tries = 300)
+  void decisionsAlternateFreezeAndThawPerTaskAndNeverTouchInteractiveTasks(
+      @ForAll("tasks") List<TaskDef> defs, @ForAll("steps") List<Step> steps, @ForAll boolean budget) {
+    PeakGateConfig config = (budget ? GateTesting.budget(3000) : GateTesting.count(1)).withIdleTimeoutMs(NEVER_IDLE_MS);
+    Run run = new Run(config, defs);
+    Map<String, Boolean> frozen = new HashMap<>();
+    for (Step step : steps) {
+      List<GateDecision> out = run.apply(step);
+      if (step.gone()) {
+        // The task's cgroup went away with whatever freezer state it had.
+        frozen.remove("t" + (step.task() % defs.size()));
+      }
+      for (GateDecision d : out) {
+        assertThat(run.def(d.task()).interactive()).isFalse();
+        boolean wasFrozen = frozen.getOrDefault(d.task(), false);
+        if (d.action() == GateAction.THAW) {
+          assertThat(wasFrozen).as("THAW only of a frozen task: %s", d).isTrue();
+        } else {
+          assertThat(d.reason() == GateReason.LEASE_RENEWAL).as("renewal only while frozen: %s", d)
+              .isEqualTo(wasFrozen);
+          assertThat(d.leaseMs()).isEqualTo(config.freezeLeaseMs());
+        }
+        frozen.put(d.task(), d.action() == GateAction.FREEZE);
+      }
+    }
+  }
+
+  @Property(tries = 300)
+  void budgetNeverAdmitsBeyondTheBudgetExceptTheSingleForcedHolder(
+      @ForAll("batchTasks") List<TaskDef> defs,
+      @ForAll("steps") List<Step> steps,
+      @ForAll @IntRange(min = 1000, max = 6000) int totalMib,
+      @ForAll @IntRange(min = 0, max = 500) int headroomMib) {
+    PeakGateConfig config =
+        GateTesting.budget(totalMib).withHeadroomBytes(mib(headroomMib)).withIdleTimeoutMs(NEVER_IDLE_MS);
+    Run run = new Run(config, defs);
+    Set<String> holdersBefore = Set.of();
+    for (Step step : steps) {
+      run.apply(step);
+      Set<String> holders = run.gate.snapshot().tasks().stream()
+          .filter(t -> t.role() == GateRole.HOLDING)
+          .map(TaskGateState::task)
+          .collect(Collectors.toSet());
+      boolean admitted = !holdersBefore.containsAll(holders);
+      if (admitted && holders.size() > 1) {
+        long committed = 0;
+        for (Map.Entry<String, Long> e : run.live.entrySet()) {
+          long peak = mib(run.def(e.getKey()).peakMib());
+          committed += holders.contains(e.getKey()) ? Math.max(peak, e.getValue()) : e.getValue();
+        }
+        assertThat(committed).isLessThanOrEqualTo(config.budgetBytes());
+      }
+      holdersBefore = holders;
+    }
+  }
+
+  @Property(tries = 200)
+  void restoringASnapshotAnywhereChangesNoDecision(
+      @ForAll("tasks") List<TaskDef> defs,
+      @ForAll("steps") List<Step> steps,
+      @ForAll @IntRange(min = 0, max = 300) int cut,
+      @ForAll boolean budget) {
+    PeakGateConfig config = budget ? GateTesting.budget(2500) : GateTesting.count(1);
+    Run straight = new Run(config, defs);
+    Run interrupted = new Run(config, defs);
+    for (int i = 0; i < steps.size(); i++) {
+      if (i == cut) {
+        interrupted.gate = PeakGate.restore(interrupted.gate.snapshot(), ProfileLookup.NONE);
+      }
+      straight.apply(steps.get(i));
+      interrupted.apply(steps.get(i));
+    }
+    assertThat(interrupted.decisions).isEqualTo(straight.decisions);
+    assertThat(interrupted.gate.snapshot()).isEqualTo(straight.gate.snapshot());
+  }
+
+  /**
+   * Tasks whose peaks end by themselves while they run and who make no progress while frozen (they keep their
+   * memory): every task frozen is thawed, in the order it was frozen (freeze time, then task id).
+   */
+  @Property(tries = 300)
+  void withHoldersThatFinishEveryFrozenTaskIsThawedInFifoOrder(
+      @ForAll("schedules") List<List<Integer>> schedules,
+      @ForAll @IntRange(min = 500, max = 2000) int peakMib,
+      @ForAll @IntRange(min = 1, max = 3) int slots,
+      @ForAll boolean budget) {
+    PeakGateConfig config = budget ? GateTesting.budget(2000) : GateTesting.count(slots);
+    PeakGate gate = new PeakGate(NODE, config, ProfileLookup.NONE);
+    int n = schedules.size();
+    for (int i = 0; i < n; i++) {
+      // Peaks differ per task so that BUDGET sometimes fits two and sometimes only the forced one.
+      gate.onSpec(TaskMemorySpec.batch("t" + i, "op", mib(400), mib(peakMib + 150L * i)), 0);
+    }
+    int[] position = new int[n];
+    boolean[] frozen = new boolean[n];
+    boolean[] done = new boolean[n];
+    List<long[]> freezes = new ArrayList<>();
+    List<Integer> thaws = new ArrayList<>();
+    int finished = 0;
+    for (long round = 0; finished < n; round++) {
+      assertThat(round).as("every task finishes").isLessThan(10_000);
+      long tsMs = round * 1000;
+      for (int i = 0; i < n; i++) {
+        if (done[i]) {
+          continue;
+        }
+        if (!frozen[i]) {
+          position[i]++;
+        }
+        List<GateDecision> decisions;
+        if (position[i] >= schedules.get(i).size()) {
+          done[i] = true;
+          finished++;
+          decisions = gate.onSample(MemorySample.gone("t" + i, tsMs));
+        } else {
+          decisions = gate.onSample(MemorySample.running("t" + i, tsMs, mib(schedules.get(i).get(position[i]))));
+        }
+        for (GateDecision d : decisions) {
+          int task = Integer.parseInt(d.task().substring(1));
+          if (d.action() == GateAction.FREEZE && d.reason() != GateReason.LEASE_RENEWAL) {
+            freezes.add(new long[] {d.tsMs(), task});
+            frozen[task] = true;
+          } else if (d.action() == GateAction.THAW) {
+            assertThat(d.reason()).isEqualTo(GateReason.SLOT_FREED);
+            thaws.add(task);
+            frozen[task] = false;
+          }
+        }
+      }
+    }
+    List<Integer> fifo = freezes.stream()
+        .sorted(Comparator.<long[]>comparingLong(f -> f[0]).thenComparing(f -> "t" + f[1]))
+        .map(f -> (int) f[1])
+        .toList();
+    assertThat(thaws).isEqualTo(fifo);
+  }
+
+  /** Per task: usage in MiB per step of progress, baseline 400 and peaks of one level above the threshold. */
+  @Provide
+  Arbitrary<List<List<Integer>>> schedules() {
+    Arbitrary<List<Integer>> phase = Combinators.combine(
+            Arbitraries.integers().between(0, 4), Arbitraries.integers().between(1, 6),
+            Arbitraries.integers().between(450, 1500))
+        .as((baseline, peak, level) -> {
+          List<Integer> usage = new ArrayList<>();
+          for (int i = 0; i < baseline; i++) {
+            usage.add(400);
+          }
+          for (int i = 0; i < peak; i++) {
+            usage.add(level);
+          }
+          usage.add(400);
+          return usage;
+        });
+    return phase.list().ofMinSize(1).ofMaxSize(3)
+        .map(phases -> phases.stream().flatMap(List::stream).toList())
+        .list().ofMinSize(2).ofMaxSize(7);
+  }
+
+  /** Feeds steps to a gate and keeps, from its decisions alone, which tasks are frozen and what live tasks use. */
+  static final class Run {
+    final List<TaskDef> defs;
+    PeakGate gate;
+    final Map<String, Long> live = new HashMap<>();
+    final Set<String> frozen = new HashSet<>();
+    final List<GateDecision> decisions = new ArrayList<>();
+    long tsMs;
+
+    Run(PeakGateConfig config, List<TaskDef> defs) {
+      this.defs = defs;
+      this.gate = new PeakGate(NODE, config, ProfileLookup.NONE);
+      for (int i = 0; i < defs.size(); i++) {
+        TaskDef d = defs.get(i);
+        gate.onSpec(new TaskMemorySpec("t" + i, "op", mib(d.normalMib()), mib(d.peakMib()), d.interactive()), 0);
+      }
+    }
+
+    TaskDef def(String task) {
+      return defs.get(Integer.parseInt(task.substring(1)));
+    }
+
+    List<GateDecision> apply(Step step) {
+      tsMs += step.advanceMs();
+      String task = "t" + (step.task() % defs.size());
+      List<GateDecision> out;
+      if (step.gone()) {
+        out = gate.onSample(MemorySample.gone(task, tsMs));
+        live.remove(task);
+        frozen.remove(task);
+      } else {
+        long usage = mib(def(task).normalMib()) * step.usagePercent() / 100;
+        out = gate.onSample(MemorySample.running(task, tsMs, usage));
+        live.put(task, usage);
+      }
+      for (GateDecision d : out) {
+        if (d.action() == GateAction.FREEZE) {
+          frozen.add(d.task());
+        } else {
+          frozen.remove(d.task());
+        }
+      }
+      decisions.addAll(out);
+      return out;
+    }
+  }
+}
