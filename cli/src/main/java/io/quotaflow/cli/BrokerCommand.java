@@ -1,0 +1,139 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.embedded.BrokerSettings;
+import io.quotaflow.embedded.EmbeddedPair;
+import io.quotaflow.embedded.Ports;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code quotaflow broker}: an embedded Kafka broker (KRaft, one combined node) and a schema
+ * registry in this process, printing their addresses, until Ctrl-C. For running the collector,
+ * streams app and enforcer as separate processes, as in production.
+ */
+@Command(
+    name = "broker",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Run a Kafka broker (KRaft, one node) and a schema registry in this process and print their addresses.",
+        "Ctrl-C stops both cleanly. Without --data-dir the data lives in a temporary directory deleted on exit."})
+public final class BrokerCommand implements Callable<Integer> {
+  static final int DEFAULT_KAFKA_PORT = 9092;
+  static final int DEFAULT_REGISTRY_PORT = 8081;
+  /** How long a Ctrl-C waits for the clean stop before the JVM exits regardless. */
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
+  @Option(names = "--port", paramLabel = "PORT",
+      description = "Kafka client port (default: " + DEFAULT_KAFKA_PORT + " when free, else a free port; 0: any free port).")
+  Integer port;
+
+  @Option(names = "--controller-port", paramLabel = "PORT", defaultValue = "0",
+      description = "KRaft controller port (default: a free port).")
+  int controllerPort;
+
+  @Option(names = "--registry-port", paramLabel = "PORT",
+      description = "Schema registry HTTP port (default: " + DEFAULT_REGISTRY_PORT + " when free, else a free port; 0: any free port).")
+  Integer registryPort;
+
+  @Option(names = "--host", paramLabel = "HOST", defaultValue = "localhost",
+      description = "Host name or address both listen on and advertise (default: ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(names = "--data-dir", paramLabel = "DIR",
+      description = "Keep the broker's data (topics, offsets, the registry's _schemas topic) here across runs; "
+          + "formatted on first use.")
+  Path dataDir;
+
+  @Option(names = "--registry-basic-auth", paramLabel = "USER:PASSWORD",
+      description = "Require HTTP basic authentication on the schema registry.")
+  String registryBasicAuth;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
+    Thread hook = new Thread(this::stopOnSignal, "quotaflow-broker-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      int kafkaPort = choosePort("--port", port, DEFAULT_KAFKA_PORT, err);
+      int httpPort = choosePort("--registry-port", registryPort, DEFAULT_REGISTRY_PORT, err);
+      BrokerSettings broker = BrokerSettings.defaults().withHost(host).withPort(kafkaPort)
+          .withControllerPort(controllerPort).withDataDir(dataDir);
+      try (EmbeddedPair pair = EmbeddedPair.start(broker,
+          registry -> registry.withHost(host).withPort(httpPort).withBasicAuth(registryBasicAuth))) {
+        printAddresses(out, pair);
+        stopRequested.await();
+        out.println("Stopping...");
+        out.flush();
+      }
+      out.println("Stopped.");
+      out.flush();
+      return 0;
+    } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+      err.println("quotaflow broker: " + e.getMessage());
+      err.flush();
+      return 1;
+    } finally {
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting: the hook is running and waits for `stopped`
+      }
+    }
+  }
+
+  /** Asks a running {@link #call} to stop, as Ctrl-C does. */
+  void requestStop() {
+    stopRequested.countDown();
+  }
+
+  private void stopOnSignal() {
+    requestStop();
+    try {
+      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** A given port as given (refused at once when taken); no port: the default when free, else any free one. */
+  private int choosePort(String option, Integer given, int preferred, PrintWriter err) {
+    if (given != null) {
+      if (given != 0 && !Ports.isFree(host, given)) {
+        throw new IllegalArgumentException("port " + given + " on " + host + " (" + option + ") is in use");
+      }
+      return given;
+    }
+    int chosen = Ports.preferred(host, preferred);
+    if (chosen != preferred) {
+      err.println("Port " + preferred + " on " + host + " is in use; using " + chosen + " (choose with " + option + ").");
+      err.flush();
+    }
+    return chosen;
+  }
+
+  private void printAddresses(PrintWriter out, EmbeddedPair pair) {
+    out.println("Kafka bootstrap   " + pair.bootstrapServers());
+    out.println("Schema registry   " + pair.registryUrl());
+    out.println("Data directory    " + pair.kafka().dataDir()
+        + (pair.kafka().isTemporary() ? "  (temporary, deleted on exit)" : "  (kept; formatted "
+        + (pair.kafka().formattedDataDir() ? "now)" : "before, reused)")));
+    out.printf("Ready in %.1f s. Ctrl-C stops both.%n", pair.kafka().startupTime().toMillis() / 1000.0);
+    out.flush();
+  }
+}

@@ -1,0 +1,60 @@
+package io.quotaflow.embedded;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * How to start an {@link EmbeddedKafka}.
+ *
+ * @param dataDir where the broker keeps its logs and metadata; formatted on first use and reused
+ *     afterwards, so topics and offsets survive a restart. Null: a temporary directory, deleted on close
+ * @param host the host the listeners bind to and advertise
+ * @param port the client (PLAINTEXT) port; 0 picks a free one
+ * @param controllerPort the KRaft controller port; 0 picks a free one
+ * @param overrides broker properties that win over the single-node defaults
+ */
+public record BrokerSettings(Path dataDir, String host, int port, int controllerPort, Map<String, String> overrides) {
+
+  public BrokerSettings {
+    if (host == null || host.isBlank()) {
+      throw new IllegalArgumentException("broker host must not be blank");
+    }
+    requirePort("broker port", port);
+    requirePort("controller port", controllerPort);
+    if (port != 0 && port == controllerPort) {
+      throw new IllegalArgumentException("broker and controller ports must differ, both are " + port);
+    }
+    overrides = Map.copyOf(overrides);
+  }
+
+  /** A temporary data directory, localhost, free ports. */
+  public static BrokerSettings defaults() {
+    return new BrokerSettings(null, "localhost", 0, 0, Map.of());
+  }
+
+  public BrokerSettings withDataDir(Path dir) {
+    return new BrokerSettings(dir, host, port, controllerPort, overrides);
+  }
+
+  public BrokerSettings withHost(String newHost) {
+    return new BrokerSettings(dataDir, newHost, port, controllerPort, overrides);
+  }
+
+  public BrokerSettings withPort(int newPort) {
+    return new BrokerSettings(dataDir, host, newPort, controllerPort, overrides);
+  }
+
+  public BrokerSettings withControllerPort(int newPort) {
+    return new BrokerSettings(dataDir, host, port, newPort, overrides);
+  }
+
+  public BrokerSettings withOverrides(Map<String, String> newOverrides) {
+    return new BrokerSettings(dataDir, host, port, controllerPort, newOverrides);
+  }
+
+  private static void requirePort(String what, int port) {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException(what + " must be 0 (any free port) or 1..65535, was " + port);
+    }
+  }
+}
