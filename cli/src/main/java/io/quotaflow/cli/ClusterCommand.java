@@ -18,17 +18,14 @@ import picocli.CommandLine.Parameters;
     description = "Change or show the cluster config (enforcement kill switch, CFS and gating parameters).")
 final class ClusterCommand {
 
-  @Mixin
-  ConnectionOptions connection;
-
   @Command(name = "set", mixinStandardHelpOptions = true,
       description = {"Change fields of the cluster config in force; the others keep their values.",
           "Example: quotaflow cluster set enforcement=DRY_RUN peak_gating_mode=BUDGET"})
-  int set(@Option(names = "--cluster", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
+  int set(@Mixin ConnectionOptions connection, @Option(names = "--cluster", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
       String cluster,
       @Parameters(paramLabel = "FIELD=VALUE", arity = "1..*") List<String> assignments) {
     var registry = connection.registryClient();
-    Topics topics = connection.topics(registry);
+    Topics topics = connection.existingTopics(registry);
     ConfigTopics io = new ConfigTopics(connection.clientProperties());
     ClusterConfig current = current(io, topics);
     ObjectNode base = current == null ? JsonRecords.MAPPER.createObjectNode().put("cluster", cluster) : JsonRecords.toJson(current);
@@ -41,9 +38,9 @@ final class ClusterCommand {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "Show the cluster config in force (defaults when none was set).")
-  int show() {
+  int show(@Mixin ConnectionOptions connection) {
     var registry = connection.registryClient();
-    ClusterConfig current = current(new ConfigTopics(connection.clientProperties()), connection.topics(registry));
+    ClusterConfig current = current(new ConfigTopics(connection.clientProperties()), connection.existingTopics(registry));
     if (current == null) {
       System.out.println("# no cluster config published: the defaults are in force");
       current = ClusterConfig.newBuilder().setCluster("main").build();

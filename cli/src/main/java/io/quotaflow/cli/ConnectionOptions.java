@@ -12,7 +12,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import io.quotaflow.schemas.TopicAdmin;
+import java.util.Optional;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Option;
 
 /**
@@ -68,6 +73,28 @@ final class ConnectionOptions {
     } catch (IllegalArgumentException e) {
       throw new CliException("bad registry settings: " + e.getMessage());
     }
+  }
+
+  /** The catalogue's topics, created where missing (with the broker's default replication factor). */
+  Topics existingTopics(SchemaRegistryClient registry) {
+    Topics topics = topics(registry);
+    Map<String, Object> props = clientProperties();
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+    try (Admin admin = Admin.create(props)) {
+      TopicAdmin.createMissing(admin, topics.all(), Optional.empty());
+    } catch (IllegalStateException | KafkaException e) {
+      throw new CliException("cannot reach Kafka at " + bootstrap + ": " + rootMessage(e), e);
+    }
+    return topics;
+  }
+
+  static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root.getMessage() + ")";
   }
 
   Topics topics(SchemaRegistryClient registry) {

@@ -17,17 +17,14 @@ import picocli.CommandLine.Parameters;
 @Command(name = "pool", mixinStandardHelpOptions = true, description = "Publish, show or delete pool configs (guarantees per pool).")
 final class PoolCommand {
 
-  @Mixin
-  ConnectionOptions connection;
-
   @Command(name = "set", mixinStandardHelpOptions = true,
       description = {"Create or change a pool: field=value for any PoolConfig field (docs/contracts.md).",
           "Example: quotaflow pool set prod guarantee_type=BURST resource_flow_cpu=1000 burst_guarantee_cpu=2000"})
-  int set(@Parameters(index = "0", paramLabel = "POOL") String pool,
+  int set(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool,
       @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
     requireId(pool);
     var registry = connection.registryClient();
-    Topics topics = connection.topics(registry);
+    Topics topics = connection.existingTopics(registry);
     ConfigTopics io = new ConfigTopics(connection.clientProperties());
     PoolConfig current = io.latest(topics.poolConfigs(), null).get(pool);
     ObjectNode base = current == null ? JsonRecords.MAPPER.createObjectNode().put("pool", pool) : JsonRecords.toJson(current);
@@ -40,9 +37,9 @@ final class PoolCommand {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one pool's config, or every pool's.")
-  int show(@Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
+  int show(@Mixin ConnectionOptions connection, @Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
     var registry = connection.registryClient();
-    Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(connection.topics(registry).poolConfigs(), null);
+    Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(connection.existingTopics(registry).poolConfigs(), null);
     if (pool != null && !pools.containsKey(pool)) {
       throw new CliException("no pool '" + pool + "' (pools: " + pools.keySet() + ")");
     }
@@ -55,10 +52,10 @@ final class PoolCommand {
   }
 
   @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tombstone a pool's config.")
-  int delete(@Parameters(index = "0", paramLabel = "POOL") String pool) {
+  int delete(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool) {
     requireId(pool);
     var registry = connection.registryClient();
-    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.topics(registry).poolConfigs(), pool, null);
+    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.existingTopics(registry).poolConfigs(), pool, null);
     System.out.printf("tombstoned pool %s in %s offset %d%n", pool, where.topic(), where.offset());
     return 0;
   }

@@ -29,7 +29,11 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs the command line and returns the exit code, so tests can call it without exiting the JVM. */
   public static int run(String... args) {
-    CommandLine commandLine = new CommandLine(new QuotaflowCli());
+    return execute(new CommandLine(new QuotaflowCli()), args);
+  }
+
+  /** Runs {@code args} on a prepared command line (tests give it their own output streams). */
+  static int execute(CommandLine commandLine, String... args) {
     commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
       if (e instanceof CliException) {
         cmd.getErr().println("quotaflow " + cmd.getCommandName() + ": " + e.getMessage());

@@ -20,17 +20,14 @@ import picocli.CommandLine.Parameters;
     description = "Publish, show or delete task specs (what the job system asked for a task).")
 final class SpecCommand {
 
-  @Mixin
-  ConnectionOptions connection;
-
   @Command(name = "set", mixinStandardHelpOptions = true,
       description = {"Create or change a task's spec: field=value for any TaskSpec field (docs/contracts.md).",
           "Example: quotaflow spec set n1/t7 ncpus=2 pool=research job_cpu_monitor.enable_cpu_reclaim=true"})
-  int set(@Parameters(index = "0", paramLabel = "NODE/TASK") String key,
+  int set(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key,
       @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
     TaskKey task = parseKey(key);
     var registry = connection.registryClient();
-    Topics topics = connection.topics(registry);
+    Topics topics = connection.existingTopics(registry);
     ConfigTopics io = new ConfigTopics(connection.clientProperties());
     TaskSpec current = io.latest(topics.taskSpecs(), task.node()).get(key);
     ObjectNode base = current == null
@@ -49,13 +46,13 @@ final class SpecCommand {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "Show the current specs of a node, of one task, or of every node.")
-  int show(@Parameters(index = "0", arity = "0..1", paramLabel = "NODE[/TASK]") String which) {
+  int show(@Mixin ConnectionOptions connection, @Parameters(index = "0", arity = "0..1", paramLabel = "NODE[/TASK]") String which) {
     String node = which == null ? null : TaskKey.nodeOf(which);
     if (node != null) {
       Ids.requireValid("node", node);
     }
     var registry = connection.registryClient();
-    Map<String, TaskSpec> specs = new ConfigTopics(connection.clientProperties()).latest(connection.topics(registry).taskSpecs(), node);
+    Map<String, TaskSpec> specs = new ConfigTopics(connection.clientProperties()).latest(connection.existingTopics(registry).taskSpecs(), node);
     specs.forEach((key, spec) -> {
       if (which == null || key.equals(which) || TaskKey.nodeOf(key).equals(which)) {
         System.out.println(key + " " + JsonRecords.toJson(spec));
@@ -65,10 +62,10 @@ final class SpecCommand {
   }
 
   @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tombstone a task's spec: the task is gone for the job system.")
-  int delete(@Parameters(index = "0", paramLabel = "NODE/TASK") String key) {
+  int delete(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key) {
     parseKey(key);
     var registry = connection.registryClient();
-    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.topics(registry).taskSpecs(), key, null);
+    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.existingTopics(registry).taskSpecs(), key, null);
     System.out.printf("tombstoned %s in %s partition %d offset %d%n", key, where.topic(), where.partition(), where.offset());
     return 0;
   }
