@@ -26,10 +26,13 @@ public final class IntegralPools {
 
   /** Runs one update; throws {@link InvalidPoolSpecException} when a configured pool is invalid. */
   public PoolsUpdate update(PoolsPeriod period) {
-    PoolSpecValidation.requireValid(period.pools());
+    // Pool order fixes the order of states and warnings, so equal inputs give equal outputs.
+    List<PoolSpec> configured = new ArrayList<>(period.pools());
+    configured.sort(Comparator.comparing(PoolSpec::pool));
+    PoolSpecValidation.requireValid(configured);
     PoolClusterSettings cluster = period.cluster();
-    List<String> warnings = new ArrayList<>(PoolSpecValidation.warnings(period.pools(), cluster.totalCpu()));
-    List<PoolSpec> specs = withEphemeralPools(period, warnings);
+    List<String> warnings = new ArrayList<>(PoolSpecValidation.warnings(configured, cluster.totalCpu()));
+    List<PoolSpec> specs = withEphemeralPools(configured, period.loads(), warnings);
 
     List<Pool> pools = new ArrayList<>(specs.size());
     for (PoolSpec spec : specs) {
@@ -54,21 +57,20 @@ public final class IntegralPools {
    * Tasks may name a pool nobody configured; like YTsaurus's ephemeral pools they still compete,
    * with weight 1 and no guarantees, so that they are capped under contention too.
    */
-  private static List<PoolSpec> withEphemeralPools(PoolsPeriod period, List<String> warnings) {
+  private static List<PoolSpec> withEphemeralPools(
+      List<PoolSpec> configured, Map<String, PoolLoad> loads, List<String> warnings) {
     Map<String, PoolSpec> byPool = new TreeMap<>();
-    for (PoolSpec spec : period.pools()) {
+    for (PoolSpec spec : configured) {
       byPool.put(spec.pool(), spec);
     }
-    for (String pool : new TreeMap<>(period.loads()).keySet()) {
+    for (String pool : new TreeMap<>(loads).keySet()) {
       if (!byPool.containsKey(pool)) {
         byPool.put(pool, PoolSpec.of(pool));
         warnings.add("pool '" + pool + "' has tasks but no configuration: it shares as an ephemeral pool"
             + " (weight 1, no guarantees)");
       }
     }
-    List<PoolSpec> specs = new ArrayList<>(byPool.values());
-    specs.sort(Comparator.comparing(PoolSpec::pool));
-    return specs;
+    return new ArrayList<>(byPool.values());
   }
 
   /**
