@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = "Run a benchmark and print its figures (see docs/benchmarks.md).",
     subcommands = {
+        io.quotaflow.cli.bench.PoolsBench.class,
     })
 public final class BenchCommand implements Runnable {
 

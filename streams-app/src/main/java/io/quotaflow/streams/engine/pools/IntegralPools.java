@@ -2,7 +2,6 @@ package io.quotaflow.streams.engine.pools;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -172,8 +171,8 @@ public final class IntegralPools {
     // With T = 0 nothing was shared; capping every task to a zero share would stop the cluster.
     boolean overcommitted = totalCpu > 0 && demandCpu > totalCpu;
     List<PoolState> states = new ArrayList<>(pools.size());
-    Map<String, PoolVolumeState> volumes = new HashMap<>();
-    Map<String, Double> caps = new HashMap<>();
+    TreeMap<String, PoolVolumeState> volumes = new TreeMap<>();
+    TreeMap<String, Double> caps = new TreeMap<>();
     for (Pool pool : pools) {
       String name = pool.spec.pool();
       double strong = Math.min(pool.fairShare, pool.strongShare);
@@ -200,7 +199,7 @@ public final class IntegralPools {
           pool.previous.lastUpdateMs() == null ? tsMs : Math.max(pool.previous.lastUpdateMs(), tsMs)));
       caps.put(name, PoolCaps.capRatio(pool.fairShare * totalCpu, pool.load.usageCpu(), overcommitted));
     }
-    return new PoolsUpdate(tsMs, states, new TreeMap<>(volumes), new TreeMap<>(caps), overcommitted, warnings);
+    return new PoolsUpdate(tsMs, states, volumes, caps, overcommitted, warnings);
   }
 
   private static double clampNonNegative(double share) {

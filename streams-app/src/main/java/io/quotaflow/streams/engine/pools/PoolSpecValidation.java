@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * What a pool configuration must satisfy (errors: the record is refused) and what YTsaurus accepts
@@ -18,7 +17,8 @@ import java.util.regex.Pattern;
 public final class PoolSpecValidation {
 
   /** Ids as DESIGN's Safety section fixes them. */
-  static final Pattern POOL_ID = Pattern.compile("[A-Za-z0-9_:@-][A-Za-z0-9._:@-]{0,127}");
+  static final String POOL_ID_RULE = "[A-Za-z0-9_:@-][A-Za-z0-9._:@-]{0,127}";
+  private static final int MAX_ID_LENGTH = 128;
 
   /** The range YTsaurus allows for a pool's own multiplier. */
   static final double MIN_RELAXED_MULTIPLIER = 1.0;
@@ -30,8 +30,8 @@ public final class PoolSpecValidation {
   public static List<String> errors(PoolSpec spec) {
     List<String> errors = new ArrayList<>();
     String pool = spec.pool();
-    if (!POOL_ID.matcher(pool).matches()) {
-      errors.add("pool id '" + pool + "' must match " + POOL_ID.pattern());
+    if (!isValidId(pool)) {
+      errors.add("pool id '" + pool + "' must match " + POOL_ID_RULE);
     }
     if (spec.parent() != null) {
       errors.add(prefix(pool) + "parent must be null (pools are flat), got '" + spec.parent() + "'");
@@ -152,6 +152,22 @@ public final class PoolSpecValidation {
           + " exceeds limit_cpu " + fmt(spec.limitCpu()) + ": only limit_cpu is guaranteed");
     }
     return warnings;
+  }
+
+  /** {@link #POOL_ID_RULE} without a regex: the engine checks every pool on every update. */
+  static boolean isValidId(String id) {
+    if (id.isEmpty() || id.length() > MAX_ID_LENGTH || id.charAt(0) == '.') {
+      return false;
+    }
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      boolean allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+          || c == '.' || c == '_' || c == ':' || c == '@' || c == '-';
+      if (!allowed) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void requireNonNegative(List<String> errors, String pool, String field, double value) {
