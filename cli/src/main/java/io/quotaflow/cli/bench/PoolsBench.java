@@ -133,19 +133,17 @@ public final class PoolsBench implements Callable<Integer> {
 
   private static void printVolumes(PrintWriter out, PoolsRun run) {
     Timeline t = run.timeline();
-    out.println("| hour | production volume | production: est. burst duration | research volume | research work waiting |");
+    out.println("| hour | production volume | production: estimated_burst_usage_duration | research volume | research work waiting |");
     out.println("|---:|---:|---:|---:|---:|");
-    double flowCpu = 1000;
-    double burstCpu = 2000;
     for (int i = 0; i < t.buckets(); i++) {
       double hour = t.endHour(i);
       if (Math.abs(hour / VOLUME_TABLE_STEP_H - Math.rint(hour / VOLUME_TABLE_STEP_H)) > 1e-9) {
         continue;
       }
-      // (V/T)/(b−f) in hours: the volume at full burst, with the flow still refilling.
-      double burstHours = t.productionVolumeCpuS[i] / (burstCpu - flowCpu) / 3600.0;
-      out.printf(Locale.ROOT, "| %.0f | %,.0f cpu·h | %.1f h | %,.0f cpu·h | %,.0f cpu·h |%n", hour,
-          t.productionVolumeCpuS[i] / CPU_S_PER_CPU_H, burstHours,
+      double burstHours = t.productionBurstDurationS[i] / 3600.0;
+      out.printf(Locale.ROOT, "| %.0f | %,.0f cpu·h | %s | %,.0f cpu·h | %,.0f cpu·h |%n", hour,
+          t.productionVolumeCpuS[i] / CPU_S_PER_CPU_H,
+          Double.isNaN(burstHours) ? "–" : String.format(Locale.ROOT, "%.1f h", burstHours),
           t.researchVolumeCpuS[i] / CPU_S_PER_CPU_H, t.researchQueueCpuS[i] / CPU_S_PER_CPU_H);
     }
   }

@@ -30,7 +30,8 @@ final class PoolsChart {
             new SvgChart.Series("demand", DEMAND_COLOR, "5,3", t.productionDemandCpu),
             new SvgChart.Series("fair share (CPU it gets)", PRODUCTION_COLOR, null, t.productionFairShareCpu))));
     List<SvgChart.Series> research = new ArrayList<>(List.of(
-        new SvgChart.Series("demand (its queue, up to 2,000)", DEMAND_COLOR, "5,3", t.researchDemandCpu),
+        new SvgChart.Series(String.format(Locale.ROOT, "demand (its queue, up to %,.0f)",
+            PoolsScenario.RESEARCH_MAX_PARALLEL_CPU), DEMAND_COLOR, "5,3", t.researchDemandCpu),
         new SvgChart.Series("fair share (CPU it gets)", RESEARCH_COLOR, null, t.researchFairShareCpu)));
     if (run.withBestEffort()) {
       // Dashed: at times it equals research's share and would hide it.
@@ -49,8 +50,11 @@ final class PoolsChart {
     String title = "quotaflow bench pools — " + run.setup().label + ", "
         + String.format(Locale.ROOT, "%,.0f", run.setup().clusterCpu) + " cores"
         + (run.withBestEffort() ? ", with a best-effort pool" : "");
-    String subtitle = "Seed 003: production needs 2,000 cores hours 12–24 of each day; research needs 1,000 on average."
-        + String.format(Locale.ROOT, " Points are %.0f-minute means.", t.bucketMs / 60_000.0);
+    String subtitle = String.format(Locale.ROOT, "Seed 003: production needs %,.0f cores hours %.0f–%.0f of each day;"
+            + " research needs %,.0f on average. Points are %.0f-minute means.",
+        PoolsScenario.PRODUCTION_PEAK_CPU, PoolsScenario.PRODUCTION_PEAK_START_HOUR,
+        PoolsScenario.PRODUCTION_PEAK_START_HOUR + PoolsScenario.PRODUCTION_PEAK_HOURS,
+        PoolsScenario.RESEARCH_ARRIVAL_CPU, t.bucketMs / 60_000.0);
     return SvgChart.render(title, subtitle, hours, panels);
   }
 

@@ -13,6 +13,8 @@ final class Timeline {
   final double[] productionDemandCpu;
   final double[] productionFairShareCpu;
   final double[] productionVolumeCpuS;
+  /** The engine's estimated_burst_usage_duration_seconds; NaN where it gives none. */
+  final double[] productionBurstDurationS;
   final double[] researchDemandCpu;
   final double[] researchFairShareCpu;
   final double[] researchVolumeCpuS;
@@ -28,6 +30,7 @@ final class Timeline {
     productionDemandCpu = new double[buckets];
     productionFairShareCpu = new double[buckets];
     productionVolumeCpuS = new double[buckets];
+    productionBurstDurationS = new double[buckets];
     researchDemandCpu = new double[buckets];
     researchFairShareCpu = new double[buckets];
     researchVolumeCpuS = new double[buckets];
@@ -53,6 +56,8 @@ final class Timeline {
     researchFairShareCpu[bucket] += (research.fairShareCpu() - researchFairShareCpu[bucket]) / n;
     bestEffortFairShareCpu[bucket] += (bestEffortCpu - bestEffortFairShareCpu[bucket]) / n;
     productionVolumeCpuS[bucket] = production.accumulatedResourceVolumeCpu();
+    Double burstDurationS = production.estimatedBurstUsageDurationSeconds();
+    productionBurstDurationS[bucket] = burstDurationS == null ? Double.NaN : burstDurationS;
     researchVolumeCpuS[bucket] = research.accumulatedResourceVolumeCpu();
     researchQueueCpuS[bucket] = queueCpuS;
     // integral_pool_capacity is in cluster-share-seconds.
