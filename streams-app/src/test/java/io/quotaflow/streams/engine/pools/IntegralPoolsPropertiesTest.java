@@ -1,12 +1,14 @@
 package io.quotaflow.streams.engine.pools;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -158,7 +160,7 @@ class IntegralPoolsPropertiesTest {
       PoolState state = update.state(pool.spec().pool());
       assertThat(state.fairShareCpu()).isGreaterThanOrEqualTo(Math.min(strongCpu, demandedCpu) - totalCpu * REL_EPS);
       assertThat(state.strongCpu()).isCloseTo(Math.min(strongCpu, state.fairShareCpu()),
-          org.assertj.core.api.Assertions.within(totalCpu * REL_EPS));
+          within(totalCpu * REL_EPS));
     }
   }
 
@@ -179,7 +181,7 @@ class IntegralPoolsPropertiesTest {
     }
     assertThat(fairCpu).isLessThanOrEqualTo(totalCpu * (1 + REL_EPS));
     assertThat(fairCpu).isCloseTo(Math.min(totalCpu, demandedCpu),
-        org.assertj.core.api.Assertions.within(totalCpu * 1e-8));
+        within(totalCpu * 1e-8));
   }
 
   @Property(tries = 300)
@@ -203,7 +205,7 @@ class IntegralPoolsPropertiesTest {
   @Property(tries = 200)
   void orderOfThePoolsDoesNotChangeTheResult(@ForAll("scenarios") Scenario scenario, @ForAll long seed) {
     List<GeneratedPool> shuffled = new ArrayList<>(scenario.pools());
-    Collections.shuffle(shuffled, new java.util.Random(seed));
+    Collections.shuffle(shuffled, new Random(seed));
 
     PoolsUpdate original = engine.update(scenario.period());
     PoolsUpdate reordered = engine.update(new Scenario(scenario.cluster(), shuffled).period());
@@ -214,7 +216,7 @@ class IntegralPoolsPropertiesTest {
   @Property(tries = 100)
   void volumeStaysBoundedThroughAnHourOfChangingDemand(
       @ForAll("scenarios") Scenario scenario, @ForAll @IntRange(min = 10, max = 120) int periodS, @ForAll long seed) {
-    java.util.Random random = new java.util.Random(seed);
+    Random random = new Random(seed);
     List<PoolSpec> specs = scenario.pools().stream().map(GeneratedPool::spec).toList();
     Map<String, PoolVolumeState> volumes = new HashMap<>();
     for (int step = 0; step * periodS < 3600; step++) {
