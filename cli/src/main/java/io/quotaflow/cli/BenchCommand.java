@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     description = "Run a benchmark and print its figures (see docs/benchmarks.md).",
     subcommands = {
         io.quotaflow.cli.bench.MemoryBench.class,
+        io.quotaflow.cli.bench.PoolsBench.class,
     })
 public final class BenchCommand implements Runnable {
 
