@@ -1,0 +1,7 @@
+package io.quotaflow.schemas.ops;
+
+/** Asked on every {@code /health} request; must be cheap and thread-safe. */
+@FunctionalInterface
+public interface HealthCheck {
+  Health check();
+}

@@ -1,0 +1,78 @@
+package io.quotaflow.schemas.ops;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+
+/**
+ * The operations endpoint every Quotaflow process serves: {@code /metrics} in Prometheus text
+ * format and {@code /health} as JSON with liveness, readiness and staleness (status 200 when ready,
+ * 503 otherwise, so a load balancer or Kubernetes probe can use it as it is).
+ */
+public final class OpsServer implements AutoCloseable {
+
+  private final HttpServer server;
+  private final PrometheusMeterRegistry registry;
+
+  private OpsServer(HttpServer server, PrometheusMeterRegistry registry) {
+    this.server = server;
+    this.registry = registry;
+  }
+
+  /** A registry for a component's meters, with the common tag {@code component}. */
+  public static PrometheusMeterRegistry newRegistry(String component) {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    registry.config().commonTags("component", component);
+    return registry;
+  }
+
+  /** Serves on {@code host:port} (port 0: any free port) until closed. */
+  public static OpsServer start(String host, int port, PrometheusMeterRegistry registry, HealthCheck health) {
+    try {
+      HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
+      server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "quotaflow-ops-http");
+        t.setDaemon(true);
+        return t;
+      }));
+      server.createContext("/metrics", exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
+      server.createContext("/health", exchange -> {
+        Health h = health.check();
+        respond(exchange, h.ready() ? 200 : 503, "application/json", h.toJson());
+      });
+      server.start();
+      return new OpsServer(server, registry);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serve /metrics and /health on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+  }
+
+  public int port() {
+    return server.getAddress().getPort();
+  }
+
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Content-Type", contentType);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+  }
+}

@@ -1,0 +1,37 @@
+package io.quotaflow.schemas.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+class OpsServerTest {
+
+  private static HttpResponse<String> get(OpsServer server, String path) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void servesPrometheusMetricsAndHealthThatFollowsReadiness() throws Exception {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("collector");
+    registry.counter("quotaflow_samples_published").increment(3);
+    AtomicBoolean ready = new AtomicBoolean(false);
+    try (OpsServer server = OpsServer.start("127.0.0.1", 0, registry, () -> new Health(true, ready.get(), 1500, "STARTING \"x\""))) {
+      HttpResponse<String> metrics = get(server, "/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.body()).contains("quotaflow_samples_published_total{component=\"collector\"} 3.0");
+
+      HttpResponse<String> notReady = get(server, "/health");
+      assertThat(notReady.statusCode()).isEqualTo(503);
+      assertThat(notReady.body()).isEqualTo("{\"live\":true,\"ready\":false,\"staleness_ms\":1500,\"detail\":\"STARTING \\\"x\\\"\"}");
+      ready.set(true);
+      assertThat(get(server, "/health").statusCode()).isEqualTo(200);
+    }
+  }
+}
