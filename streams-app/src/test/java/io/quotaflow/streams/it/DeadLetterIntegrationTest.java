@@ -1,0 +1,93 @@
+package io.quotaflow.streams.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.embedded.junit.KafkaEnv;
+import io.quotaflow.embedded.junit.KafkaWait;
+import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.schemas.NodePartitioning;
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.SampleState;
+import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.streams.topology.StreamsRunner;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every kind of bad input on a real broker: it lands in the DLQ with its reason, and nothing else is lost. */
+@WithKafka
+class DeadLetterIntegrationTest {
+
+  private static CgroupSample sample(String node, String task, long tsMs, long usageUsec) {
+    return CgroupSample.newBuilder().setNode(node).setTask(task).setTsMs(tsMs).setCpuUsageUsec(usageUsec)
+        .setMemoryBytes(1L << 20).setState(SampleState.RUNNING).setSeq(1).build();
+  }
+
+  private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
+    Header header = record.headers().lastHeader(name);
+    return header == null ? "" : new String(header.value(), StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void badRecordsGoToTheDlqWithTheirReasonAndTheAppKeepsDeciding(KafkaEnv kafka, @TempDir Path stateDir) throws Exception {
+    StreamsAppFixture app = new StreamsAppFixture(kafka, "dlq");
+    try (StreamsRunner runner = app.start(stateDir)) {
+      long now = System.currentTimeMillis();
+      String samples = app.topics.samples().name();
+      int n1 = NodePartitioning.partitionOfNode("n1", StreamsAppFixture.PARTITIONS);
+      app.produce(app.topics.taskSpecs(), List.of(Map.entry("n1/good", TaskSpec.newBuilder().setNode("n1").setTask("good").setNcpus(1).build())));
+
+      app.produceRaw(samples, n1, "n1/garbage", new byte[] {0, 0, 0, 0, 99, 1, 2});
+      app.produce(app.topics.samples(), List.of(
+          Map.entry("n1/..", sample("n1", "..", now, 0)),
+          Map.entry("n1/neg", sample("n1", "neg", now, -7)),
+          Map.entry("n1/skew", sample("n1", "skew", now - 10 * 60_000, 0))));
+      byte[] misplaced = app.topics.samples().valueSerde().serializer().serialize(samples, sample("n1", "moved", now, 0));
+      app.produceRaw(samples, (n1 + 1) % StreamsAppFixture.PARTITIONS, "n1/moved", misplaced);
+      app.produce(app.topics.samples(), List.of(Map.entry("n1/good", sample("n1", "good", now, 0))));
+
+      List<ConsumerRecord<String, CpuDecision>> decisions = KafkaWait.records(kafka, app.topics.cpuDecisions(), 1, Duration.ofSeconds(60));
+      assertThat(decisions).extracting(ConsumerRecord::key).containsExactly("n1/good");
+
+      List<ConsumerRecord<byte[], byte[]>> dlq = KafkaWait.records(kafka, app.topics.dlq().name(), new ByteArrayDeserializer(),
+          new ByteArrayDeserializer(), 5, Duration.ofSeconds(60));
+      Map<String, ConsumerRecord<byte[], byte[]>> byKey = new java.util.HashMap<>();
+      dlq.forEach(r -> byKey.put(new String(r.key(), StandardCharsets.UTF_8), r));
+      assertThat(byKey).containsOnlyKeys("n1/garbage", "n1/..", "n1/neg", "n1/skew", "n1/moved");
+      assertThat(header(byKey.get("n1/garbage"), "__streams.errors.exception")).contains("UnknownSchemaIdException");
+      assertThat(byKey.get("n1/garbage").value()).containsExactly(0, 0, 0, 0, 99, 1, 2);
+      assertThat(header(byKey.get("n1/.."), "__streams.errors.message")).contains("invalid task id '..'");
+      assertThat(header(byKey.get("n1/neg"), "__streams.errors.message")).contains("cpu_usage_usec must not be negative");
+      assertThat(header(byKey.get("n1/skew"), "__streams.errors.message")).contains("clock skew");
+      assertThat(header(byKey.get("n1/moved"), "__streams.errors.message")).contains("maps to partition " + n1);
+      assertThat(byKey.get("n1/moved").value()).isEqualTo(misplaced);
+      assertThat(header(byKey.get("n1/neg"), "__streams.errors.topic")).isEqualTo(samples);
+    }
+  }
+
+  @Test
+  void aLateSampleIsCountedAndNotDeadLettered(KafkaEnv kafka, @TempDir Path stateDir) throws Exception {
+    StreamsAppFixture app = new StreamsAppFixture(kafka, "late");
+    try (StreamsRunner runner = app.start(stateDir)) {
+      long now = System.currentTimeMillis() - 60_000;
+      app.produce(app.topics.taskSpecs(), List.of(Map.entry("n2/t", TaskSpec.newBuilder().setNode("n2").setTask("t").setNcpus(1).build())));
+      app.produce(app.topics.samples(), List.of(
+          Map.entry("n2/t", sample("n2", "t", now, 0)),
+          Map.entry("n2/t", sample("n2", "t", now + 1000, 1000)),
+          Map.entry("n2/t", sample("n2", "t", now + 2000, 2000)),
+          Map.entry("n2/t", sample("n2", "t", now + 500, 500))));
+      KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId, List.of(app.topics.samples().name()), Duration.ofSeconds(60));
+      assertThat(app.meters.counter("quotaflow.streams.late.samples").count()).isEqualTo(1.0);
+      assertThat(app.meters.counter("quotaflow.streams.samples").count()).isEqualTo(4.0);
+      assertThat(app.recordCount(app.topics.dlq().name())).isZero();
+    }
+  }
+}

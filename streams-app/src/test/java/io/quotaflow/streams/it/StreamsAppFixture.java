@@ -1,0 +1,94 @@
+package io.quotaflow.streams.it;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.embedded.junit.KafkaEnv;
+import io.quotaflow.embedded.junit.TestTopics;
+import io.quotaflow.schemas.NodePartitioner;
+import io.quotaflow.schemas.Topic;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.streams.topology.StreamsRunner;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+/** One streams app under test on the shared broker: its own topics (unique prefix), application id and state dir. */
+final class StreamsAppFixture {
+
+  static final int PARTITIONS = 3;
+
+  final KafkaEnv kafka;
+  final String applicationId;
+  final Topics topics;
+  final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+
+  StreamsAppFixture(KafkaEnv kafka, String name) {
+    this.kafka = kafka;
+    String prefix = TestTopics.uniquePrefix(name);
+    this.applicationId = prefix + "app";
+    this.topics = Topics.create(new Topics.Settings(prefix, PARTITIONS, true), kafka.registryClient());
+    // Created up front, as a deployment has them, so input can be produced before the app starts.
+    List<Topic<?, ?>> all = new java.util.ArrayList<>(topics.all());
+    all.addAll(topics.internal());
+    try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+      io.quotaflow.schemas.TopicAdmin.createMissing(admin, all, Optional.empty());
+    }
+  }
+
+  StreamsRunner start(Path stateDir) throws InterruptedException {
+    Map<String, Object> overrides = new HashMap<>();
+    overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    overrides.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    // A killed instance leaves the group only when its session times out: the broker's minimum keeps tests short.
+    overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+    overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
+    StreamsRunner runner = StreamsRunner.start(new StreamsRunner.Settings(kafka.clientConfig(), overrides,
+        topics.settings(), Optional.empty()), kafka.registryClient(), meters);
+    if (!runner.awaitRunning(Duration.ofSeconds(90))) {
+      runner.close();
+      throw new AssertionError("streams app did not reach RUNNING: " + runner.state());
+    }
+    return runner;
+  }
+
+  /** Produces node-partitioned records with the topic's serdes, as every producer must. */
+  <V> void produce(Topic<String, V> topic, List<Map.Entry<String, V>> records) {
+    Map<String, Object> props = new HashMap<>(kafka.clientConfig());
+    props.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000); // a missing topic fails fast instead of blocking each send
+    try (KafkaProducer<String, V> producer = new KafkaProducer<>(props, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+      for (Map.Entry<String, V> record : records) {
+        producer.send(new ProducerRecord<>(topic.name(), record.getKey(), record.getValue()));
+      }
+      producer.flush();
+    }
+  }
+
+  /** Records in {@code topic}: the sum of its partitions' end offsets. */
+  long recordCount(String topic) throws Exception {
+    try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+      admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
+          .forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+              org.apache.kafka.clients.admin.OffsetSpec.latest()));
+      return admin.listOffsets(latest).all().get().values().stream().mapToLong(o -> o.offset()).sum();
+    }
+  }
+
+  /** Produces raw bytes to an explicit partition: how a broken producer writes. */
+  void produceRaw(String topic, int partition, String key, byte[] value) {
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.clientConfig(), new StringSerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topic, partition, key, value));
+      producer.flush();
+    }
+  }
+}
