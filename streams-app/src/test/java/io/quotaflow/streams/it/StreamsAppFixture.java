@@ -6,6 +6,7 @@ import io.quotaflow.embedded.junit.TestTopics;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,11 +31,19 @@ final class StreamsAppFixture {
   final Topics topics;
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
+  final SchemaRegistryClient registry;
+
   StreamsAppFixture(KafkaEnv kafka, String name) {
+    this(kafka, name, kafka.registryClient());
+  }
+
+  /** An app that reads schemas from {@code registry} rather than the shared one. */
+  StreamsAppFixture(KafkaEnv kafka, String name, SchemaRegistryClient registry) {
     this.kafka = kafka;
+    this.registry = registry;
     String prefix = TestTopics.uniquePrefix(name);
     this.applicationId = prefix + "app";
-    this.topics = Topics.create(new Topics.Settings(prefix, PARTITIONS, true), kafka.registryClient());
+    this.topics = Topics.create(new Topics.Settings(prefix, PARTITIONS, true), registry);
     // Created up front, as a deployment has them, so input can be produced before the app starts.
     List<Topic<?, ?>> all = new java.util.ArrayList<>(topics.all());
     all.addAll(topics.internal());
@@ -51,7 +60,7 @@ final class StreamsAppFixture {
     overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
     overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
     StreamsRunner runner = StreamsRunner.start(new StreamsRunner.Settings(kafka.clientConfig(), overrides,
-        topics.settings(), Optional.empty()), kafka.registryClient(), meters);
+        topics.settings(), Optional.empty()), registry, meters);
     if (!runner.awaitRunning(Duration.ofSeconds(90))) {
       runner.close();
       throw new AssertionError("streams app did not reach RUNNING: " + runner.state());
