@@ -10,27 +10,16 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.json.JsonRecords;
-import io.quotaflow.schemas.registry.InMemorySchemaRegistryClient;
-import io.quotaflow.streams.topology.QuotaflowTopology;
-import io.quotaflow.streams.topology.StreamsConfigFactory;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.stream.Stream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -46,8 +35,8 @@ public final class Simulator implements AutoCloseable {
   /** Where a record's timestamp comes from when its line has no {@code ts_ms}: the value's, else the last one seen. */
   private long lastTsMs;
 
+  private final OfflineDriver offline;
   private final Topics topics;
-  private final Path stateDir;
   private final TopologyTestDriver driver;
   private final TestInputTopic<String, CgroupSample> samples;
   private final TestInputTopic<String, TaskSpec> specs;
@@ -66,17 +55,9 @@ public final class Simulator implements AutoCloseable {
   public record Summary(long linesRead, long recordsIn, long recordsOut, List<LineError> errors) {}
 
   public Simulator() {
-    topics = Topics.create(new Topics.Settings(Topics.DEFAULT_PREFIX, 1, true), new InMemorySchemaRegistryClient());
-    try {
-      stateDir = Files.createTempDirectory("quotaflow-simulate");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    // One record at a time, in file order: nothing to wait for on other partitions.
-    Properties config = StreamsConfigFactory.create("simulate:0", topics.dlq().name(),
-        Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L, StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
-            StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-simulate"));
-    driver = new TopologyTestDriver(QuotaflowTopology.build(topics), config, Instant.EPOCH);
+    offline = new OfflineDriver(Instant.EPOCH);
+    topics = offline.topics();
+    driver = offline.driver();
     samples = input(topics.samples());
     specs = input(topics.taskSpecs());
     nodes = input(topics.nodes());
@@ -88,17 +69,15 @@ public final class Simulator implements AutoCloseable {
   }
 
   private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
-    return driver.createInputTopic(topic.name(), topic.keySerde().serializer(), topic.valueSerde().serializer());
+    return offline.input(topic);
   }
 
   private <V> void output(Topic<String, V> topic, String name) {
-    outputs.add(new Output<>(name, topic.name(), driver.createOutputTopic(topic.name(), topic.keySerde().deserializer(),
-        topic.valueSerde().deserializer())));
+    outputs.add(new Output<>(name, topic.name(), offline.output(topic)));
   }
 
   public Summary run(BufferedReader in, PrintWriter out) throws IOException {
-    TestOutputTopic<byte[], byte[]> dlq = driver.createOutputTopic(topics.dlq().name(),
-        topics.dlq().keySerde().deserializer(), topics.dlq().valueSerde().deserializer());
+    TestOutputTopic<byte[], byte[]> dlq = offline.output(topics.dlq());
     List<LineError> errors = new ArrayList<>();
     long lines = 0;
     long recordsIn = 0;
@@ -207,11 +186,6 @@ public final class Simulator implements AutoCloseable {
 
   @Override
   public void close() {
-    driver.close();
-    try (Stream<Path> files = Files.walk(stateDir)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    offline.close();
   }
 }

@@ -1,15 +1,12 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.avro.ClusterConfig;
-import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.ContextualProcessor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -17,20 +14,10 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * This partition's copy of a broadcast config in: stored, and a new cluster config republishes
  * every task whose decision it changes. Configs were validated before they were broadcast.
  */
-final class ConfigApplier extends ContextualProcessor<String, ConfigBroadcast, String, CpuDecision> {
+final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
 
-  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
-  private final TopologyProbe probe;
-  private TaskStores stores;
-
-  ConfigApplier(TopologyProbe probe) {
-    this.probe = probe;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, CpuDecision> context) {
-    super.init(context);
-    stores = new TaskStores(context, probe);
+  ConfigApplier(int partitions, TopologyProbe probe) {
+    super(partitions, probe);
   }
 
   @Override

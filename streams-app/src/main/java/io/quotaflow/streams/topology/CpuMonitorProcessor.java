@@ -3,13 +3,10 @@ package io.quotaflow.streams.topology;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
-import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.ContextualProcessor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -18,23 +15,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * a decision on first sight and on every soft-limit change. Tasks silent for the idle timeout are
  * swept as sample time passes (time of the samples, not the wall clock).
  */
-final class CpuMonitorProcessor extends ContextualProcessor<String, CgroupSample, String, CpuDecision> {
+final class CpuMonitorProcessor extends TaskStateProcessor<CgroupSample> {
 
-  private final int partitions;
-  private final TopologyProbe probe;
-  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
-  private TaskStores stores;
   private long nextSweepTsMs = Long.MIN_VALUE;
 
   CpuMonitorProcessor(int partitions, TopologyProbe probe) {
-    this.partitions = partitions;
-    this.probe = probe;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, CpuDecision> context) {
-    super.init(context);
-    stores = new TaskStores(context, probe);
+    super(partitions, probe);
   }
 
   @Override
@@ -45,7 +31,7 @@ final class CpuMonitorProcessor extends ContextualProcessor<String, CgroupSample
       throw new RejectedRecordException("samples carry no tombstones: null value for " + key);
     }
     RecordChecks.requireMatchingKey(key, sample.getNode(), sample.getTask());
-    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(key.node(), m.partition(), partitions));
+    requireNodePartition(key.node());
     RecordChecks.requireNoProblems("sample", RecordChecks.sampleProblems(sample, record.timestamp()));
 
     ClusterConfig cluster = stores.cluster();

@@ -1,34 +1,19 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.Ids;
-import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.ContextualProcessor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /** Node status in: kept for its tasks' hard limits and cgroup layout; a changed layout republishes the node's tasks. */
-final class NodeStatusProcessor extends ContextualProcessor<String, NodeStatus, String, CpuDecision> {
-
-  private final int partitions;
-  private final TopologyProbe probe;
-  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
-  private TaskStores stores;
+final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
 
   NodeStatusProcessor(int partitions, TopologyProbe probe) {
-    this.partitions = partitions;
-    this.probe = probe;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, CpuDecision> context) {
-    super.init(context);
-    stores = new TaskStores(context, probe);
+    super(partitions, probe);
   }
 
   @Override
@@ -37,7 +22,7 @@ final class NodeStatusProcessor extends ContextualProcessor<String, NodeStatus, 
     if (!Ids.isValid(node)) {
       throw new RejectedRecordException("invalid node key '" + node + "': ids match " + Ids.PATTERN_TEXT);
     }
-    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(node, m.partition(), partitions));
+    requireNodePartition(node);
     NodeStatus status = record.value();
     if (status == null) {
       stores.nodes.delete(node);

@@ -48,7 +48,7 @@ public final class QuotaflowTopology {
     source(topology, TASK_SPECS_SOURCE, topics.taskSpecs());
     source(topology, NODES_SOURCE, topics.nodes());
     source(topology, SAMPLES_SOURCE, topics.samples());
-    topology.addProcessor(CONFIG_APPLIER, () -> new ConfigApplier(probe), CONFIG_BROADCAST_SOURCE);
+    topology.addProcessor(CONFIG_APPLIER, () -> new ConfigApplier(partitions, probe), CONFIG_BROADCAST_SOURCE);
     topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions, probe), TASK_SPECS_SOURCE);
     topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions, probe), NODES_SOURCE);
     topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_SOURCE);

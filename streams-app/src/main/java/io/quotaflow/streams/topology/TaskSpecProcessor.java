@@ -1,36 +1,21 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.TaskKey;
-import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
-import org.apache.kafka.streams.processor.api.ContextualProcessor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 
 /** Task specs in: a new spec of a running task republishes its decision; a tombstone withdraws it. */
-final class TaskSpecProcessor extends ContextualProcessor<String, TaskSpec, String, CpuDecision> {
-
-  private final int partitions;
-  private final TopologyProbe probe;
-  private final CpuDecisionMaker decisions = new CpuDecisionMaker();
-  private TaskStores stores;
+final class TaskSpecProcessor extends TaskStateProcessor<TaskSpec> {
 
   TaskSpecProcessor(int partitions, TopologyProbe probe) {
-    this.partitions = partitions;
-    this.probe = probe;
-  }
-
-  @Override
-  public void init(ProcessorContext<String, CpuDecision> context) {
-    super.init(context);
-    stores = new TaskStores(context, probe);
+    super(partitions, probe);
   }
 
   @Override
   public void process(Record<String, TaskSpec> record) {
     TaskKey key = RecordChecks.taskKey(record.key());
-    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(key.node(), m.partition(), partitions));
+    requireNodePartition(key.node());
     TaskCpuState before = stores.tasks.get(record.key());
     TaskSpec spec = record.value();
     if (spec == null) {

@@ -1,0 +1,31 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.CpuDecision;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/** What every processor of the CPU sub-topology shares: the stores, the decision maker, the probe. */
+abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, String, CpuDecision> {
+
+  /** Partitions of the node-keyed topics, to check each record is in its node's partition. */
+  protected final int partitions;
+  protected final TopologyProbe probe;
+  protected final CpuDecisionMaker decisions = new CpuDecisionMaker();
+  protected TaskStores stores;
+
+  TaskStateProcessor(int partitions, TopologyProbe probe) {
+    this.partitions = partitions;
+    this.probe = probe;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, CpuDecision> context) {
+    super.init(context);
+    stores = new TaskStores(context, probe);
+  }
+
+  /** Refuses a record that is not in the partition its node maps to. */
+  protected void requireNodePartition(String node) {
+    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(node, m.partition(), partitions));
+  }
+}
