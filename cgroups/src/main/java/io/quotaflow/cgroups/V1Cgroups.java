@@ -6,11 +6,10 @@ import java.time.Duration;
 import java.util.stream.Collectors;
 
 /** The cgroup v1 backend: one directory per task group in each of cpu, cpuacct, memory, freezer. */
-final class V1Cgroups implements Cgroups {
+final class V1Cgroups extends TreeCgroups {
 
   private static final String FREEZER_STATE = "freezer.state";
 
-  private final GroupTree tree;
   private final Hierarchy cpu;
   private final Hierarchy cpuacct;
   private final Hierarchy memory;
@@ -18,7 +17,7 @@ final class V1Cgroups implements Cgroups {
   private final V1CpuControl cpuControl;
 
   V1Cgroups(GroupTree tree, Hierarchy cpu, Hierarchy cpuacct, Hierarchy memory, Hierarchy freezer) {
-    this.tree = tree;
+    super(tree);
     this.cpu = cpu;
     this.cpuacct = cpuacct;
     this.memory = memory;
@@ -48,18 +47,8 @@ final class V1Cgroups implements Cgroups {
   }
 
   @Override
-  public Discovery discover() throws IOException {
-    return tree.discover();
-  }
-
-  @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
     return new V1StatsReader(task, tree, cpu, cpuacct, memory, freezer);
-  }
-
-  @Override
-  public TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException {
-    return tree.taskIdOf(groupDir);
   }
 
   @Override
@@ -129,35 +118,5 @@ final class V1Cgroups implements Cgroups {
           + describe() + ")");
     }
     return freezer;
-  }
-
-  @Override
-  public boolean createParent() throws IOException {
-    return tree.createParent();
-  }
-
-  @Override
-  public boolean removeParent() throws IOException {
-    return tree.removeParent();
-  }
-
-  @Override
-  public boolean create(TaskId task) throws IOException {
-    return tree.create(task);
-  }
-
-  @Override
-  public boolean remove(TaskId task) throws IOException {
-    return tree.remove(task);
-  }
-
-  @Override
-  public boolean exists(TaskId task) throws IOException {
-    return tree.exists(task);
-  }
-
-  @Override
-  public void attach(TaskId task, long pid) throws IOException {
-    tree.attach(task, pid);
   }
 }

@@ -5,17 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** The cgroup v2 backend: one directory per task group in the unified tree. */
-final class V2Cgroups implements Cgroups {
+final class V2Cgroups extends TreeCgroups {
 
   private static final String FREEZE = "cgroup.freeze";
   private static final String EVENTS = "cgroup.events";
 
-  private final GroupTree tree;
   private final Hierarchy h;
   private final V2CpuControl cpu;
 
   V2Cgroups(GroupTree tree, Hierarchy h) {
-    this.tree = tree;
+    super(tree);
     this.h = h;
     this.cpu = new V2CpuControl(tree, h);
   }
@@ -42,18 +41,8 @@ final class V2Cgroups implements Cgroups {
   }
 
   @Override
-  public Discovery discover() throws IOException {
-    return tree.discover();
-  }
-
-  @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
     return new V2StatsReader(task, tree, h);
-  }
-
-  @Override
-  public TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException {
-    return tree.taskIdOf(groupDir);
   }
 
   @Override
@@ -106,35 +95,5 @@ final class V2Cgroups implements Cgroups {
       return FreezerState.FROZEN;
     }
     return requested ? FreezerState.FREEZING : FreezerState.THAWED;
-  }
-
-  @Override
-  public boolean createParent() throws IOException {
-    return tree.createParent();
-  }
-
-  @Override
-  public boolean removeParent() throws IOException {
-    return tree.removeParent();
-  }
-
-  @Override
-  public boolean create(TaskId task) throws IOException {
-    return tree.create(task);
-  }
-
-  @Override
-  public boolean remove(TaskId task) throws IOException {
-    return tree.remove(task);
-  }
-
-  @Override
-  public boolean exists(TaskId task) throws IOException {
-    return tree.exists(task);
-  }
-
-  @Override
-  public void attach(TaskId task, long pid) throws IOException {
-    tree.attach(task, pid);
   }
 }
