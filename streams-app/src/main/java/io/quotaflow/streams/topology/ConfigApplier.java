@@ -20,12 +20,17 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 final class ConfigApplier extends ContextualProcessor<String, ConfigBroadcast, String, CpuDecision> {
 
   private final CpuDecisionMaker decisions = new CpuDecisionMaker();
+  private final TopologyProbe probe;
   private TaskStores stores;
+
+  ConfigApplier(TopologyProbe probe) {
+    this.probe = probe;
+  }
 
   @Override
   public void init(ProcessorContext<String, CpuDecision> context) {
     super.init(context);
-    stores = new TaskStores(context);
+    stores = new TaskStores(context, probe);
   }
 
   @Override

@@ -21,19 +21,20 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 final class CpuMonitorProcessor extends ContextualProcessor<String, CgroupSample, String, CpuDecision> {
 
   private final int partitions;
+  private final TopologyProbe probe;
   private final CpuDecisionMaker decisions = new CpuDecisionMaker();
   private TaskStores stores;
   private long nextSweepTsMs = Long.MIN_VALUE;
-  private long lateSamples;
 
-  CpuMonitorProcessor(int partitions) {
+  CpuMonitorProcessor(int partitions, TopologyProbe probe) {
     this.partitions = partitions;
+    this.probe = probe;
   }
 
   @Override
   public void init(ProcessorContext<String, CpuDecision> context) {
     super.init(context);
-    stores = new TaskStores(context);
+    stores = new TaskStores(context, probe);
   }
 
   @Override
@@ -50,16 +51,12 @@ final class CpuMonitorProcessor extends ContextualProcessor<String, CgroupSample
     ClusterConfig cluster = stores.cluster();
     TaskCpuState before = stores.tasks.get(record.key());
     CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(key.node()));
+    probe.sampleHandled(sample.getTsMs());
     if (outcome.late()) {
-      lateSamples++;
+      probe.lateSample();
     }
     stores.apply(record.key(), before, outcome, record.timestamp());
     sweepIdleTasks(sample.getTsMs(), cluster, record.timestamp());
-  }
-
-  /** Samples dropped as older than their task's last tick, since this processor started. */
-  long lateSamples() {
-    return lateSamples;
   }
 
   private void sweepIdleTasks(long nowTsMs, ClusterConfig cluster, long timestampMs) {

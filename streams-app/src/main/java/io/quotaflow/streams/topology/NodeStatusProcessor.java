@@ -16,17 +16,19 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 final class NodeStatusProcessor extends ContextualProcessor<String, NodeStatus, String, CpuDecision> {
 
   private final int partitions;
+  private final TopologyProbe probe;
   private final CpuDecisionMaker decisions = new CpuDecisionMaker();
   private TaskStores stores;
 
-  NodeStatusProcessor(int partitions) {
+  NodeStatusProcessor(int partitions, TopologyProbe probe) {
     this.partitions = partitions;
+    this.probe = probe;
   }
 
   @Override
   public void init(ProcessorContext<String, CpuDecision> context) {
     super.init(context);
-    stores = new TaskStores(context);
+    stores = new TaskStores(context, probe);
   }
 
   @Override

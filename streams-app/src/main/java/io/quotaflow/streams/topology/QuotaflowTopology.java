@@ -29,6 +29,10 @@ public final class QuotaflowTopology {
   private QuotaflowTopology() {}
 
   public static Topology build(Topics topics) {
+    return build(topics, TopologyProbe.NONE);
+  }
+
+  public static Topology build(Topics topics, TopologyProbe probe) {
     int partitions = topics.settings().partitions();
     Topology topology = new Topology();
 
@@ -44,10 +48,10 @@ public final class QuotaflowTopology {
     source(topology, TASK_SPECS_SOURCE, topics.taskSpecs());
     source(topology, NODES_SOURCE, topics.nodes());
     source(topology, SAMPLES_SOURCE, topics.samples());
-    topology.addProcessor(CONFIG_APPLIER, ConfigApplier::new, CONFIG_BROADCAST_SOURCE);
-    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions), TASK_SPECS_SOURCE);
-    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions), NODES_SOURCE);
-    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions), SAMPLES_SOURCE);
+    topology.addProcessor(CONFIG_APPLIER, () -> new ConfigApplier(probe), CONFIG_BROADCAST_SOURCE);
+    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions, probe), TASK_SPECS_SOURCE);
+    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions, probe), NODES_SOURCE);
+    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_SOURCE);
 
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
     topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);

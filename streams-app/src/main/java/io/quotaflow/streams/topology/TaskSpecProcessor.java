@@ -12,17 +12,19 @@ import org.apache.kafka.streams.processor.api.Record;
 final class TaskSpecProcessor extends ContextualProcessor<String, TaskSpec, String, CpuDecision> {
 
   private final int partitions;
+  private final TopologyProbe probe;
   private final CpuDecisionMaker decisions = new CpuDecisionMaker();
   private TaskStores stores;
 
-  TaskSpecProcessor(int partitions) {
+  TaskSpecProcessor(int partitions, TopologyProbe probe) {
     this.partitions = partitions;
+    this.probe = probe;
   }
 
   @Override
   public void init(ProcessorContext<String, CpuDecision> context) {
     super.init(context);
-    stores = new TaskStores(context);
+    stores = new TaskStores(context, probe);
   }
 
   @Override

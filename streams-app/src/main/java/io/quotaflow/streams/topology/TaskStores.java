@@ -23,13 +23,15 @@ final class TaskStores {
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
   private final ProcessorContext<String, CpuDecision> context;
+  private final TopologyProbe probe;
   final KeyValueStore<String, TaskCpuState> tasks;
   final KeyValueStore<String, NodeStatus> nodes;
   final KeyValueStore<String, ConfigBroadcast> configs;
   final KeyValueStore<String, PoolPartial> poolPartials;
 
-  TaskStores(ProcessorContext<String, CpuDecision> context) {
+  TaskStores(ProcessorContext<String, CpuDecision> context, TopologyProbe probe) {
     this.context = context;
+    this.probe = probe;
     this.tasks = context.getStateStore(Names.TASK_STATE_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -59,9 +61,11 @@ final class TaskStores {
     updatePoolPartials(before, outcome.state());
     if (outcome.tombstone()) {
       context.forward(new Record<>(key, null, timestampMs));
+      probe.decisionPublished(true);
     }
     if (outcome.decision() != null) {
       context.forward(new Record<>(key, outcome.decision(), timestampMs));
+      probe.decisionPublished(false);
     }
   }
 

@@ -1,0 +1,109 @@
+package io.quotaflow.cli;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.streams.topology.BoundedRocksDbConfig;
+import io.quotaflow.streams.topology.StreamsRunner;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.streams.StreamsConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code quotaflow streams}: the decision app against a cluster, until Ctrl-C. */
+@Command(name = "streams", mixinStandardHelpOptions = true,
+    description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU decisions and pool state out.")
+final class StreamsCommand implements Callable<Integer> {
+
+  @Mixin
+  ConnectionOptions connection;
+
+  @Option(names = "--application-id", defaultValue = "${env:QUOTAFLOW_APPLICATION_ID:-quotaflow-streams}",
+      description = "Kafka Streams application id: consumer group and prefix of internal topics (default ${DEFAULT-VALUE}).")
+  String applicationId;
+
+  @Option(names = "--state-dir", defaultValue = "${env:QUOTAFLOW_STATE_DIR:-${sys:user.home}/.quotaflow/streams}",
+      description = "Local state (RocksDB stores), restored from changelogs when lost (default ${DEFAULT-VALUE}).")
+  Path stateDir;
+
+  @Option(names = "--standby-replicas", defaultValue = "${env:QUOTAFLOW_STANDBY_REPLICAS:-0}",
+      description = "Warm copies of each task's state on other instances, for fast failover (default ${DEFAULT-VALUE}; 1 in production).")
+  int standbyReplicas;
+
+  @Option(names = "--threads", defaultValue = "${env:QUOTAFLOW_STREAM_THREADS:-1}", description = "Stream threads (default ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--commit-interval-ms", defaultValue = "${env:QUOTAFLOW_COMMIT_INTERVAL_MS:-100}",
+      description = "Transaction commit interval: decisions become visible to enforcers at each commit (default ${DEFAULT-VALUE}).")
+  long commitIntervalMs;
+
+  @Option(names = "--rocksdb-total-bytes", defaultValue = "${env:QUOTAFLOW_ROCKSDB_TOTAL_BYTES:-67108864}",
+      description = "Off-heap budget shared by every state store (default ${DEFAULT-VALUE}).")
+  long rocksdbTotalBytes;
+
+  @Option(names = "--replication-factor", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
+  Short replicationFactor;
+
+  @Option(names = "--http-port", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}", description = "/metrics and /health port (default ${DEFAULT-VALUE}; 0: any).")
+  int httpPort;
+
+  @Option(names = "--http-host", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}", description = "/metrics and /health address (default ${DEFAULT-VALUE}).")
+  String httpHost;
+
+  private final CountDownLatch stop = new CountDownLatch(1);
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SchemaRegistryClient registry = connection.registryClient();
+    Map<String, Object> streams = new HashMap<>();
+    streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
+    streams.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+    streams.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+    streams.put(BoundedRocksDbConfig.TOTAL_BYTES_CONFIG, rocksdbTotalBytes);
+    if (replicationFactor != null) {
+      streams.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replicationFactor);
+    }
+    StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
+        new Topics.Settings(connection.topicPrefix, connection.partitions, true), Optional.ofNullable(replicationFactor));
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    StreamsRunner runner;
+    try {
+      runner = StreamsRunner.start(settings, registry, meters);
+    } catch (IllegalStateException | KafkaException e) {
+      throw new CliException("cannot start: " + ConnectionOptions.rootMessage(e), e);
+    }
+    // Ctrl-C: ask the main thread to stop, and hold the JVM until the last commit is done.
+    Thread hook = new Thread(() -> {
+      stop.countDown();
+      try {
+        stopped.await(60, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }, "quotaflow-streams-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try (OpsServer ops = OpsServer.start(httpHost, httpPort, meters, runner::health)) {
+      System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics and /health on port %d%n",
+          applicationId, connection.bootstrap, connection.registry, ops.port());
+      stop.await();
+      System.out.println("quotaflow streams: stopping after the current commit...");
+    } finally {
+      runner.close(Duration.ofSeconds(30));
+      System.out.println("quotaflow streams: stopped.");
+      stopped.countDown();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,20 @@
+package io.quotaflow.streams.topology;
+
+/**
+ * What the processors tell the outside world as they work: the runner turns it into metrics and
+ * the staleness of {@code /health}; tests and {@code simulate} pass {@link #NONE}. Called from
+ * stream threads, so implementations must be thread-safe and cheap.
+ */
+public interface TopologyProbe {
+
+  TopologyProbe NONE = new TopologyProbe() {};
+
+  /** A sample passed its checks and reached the monitor; {@code tsMs} is its sample time. */
+  default void sampleHandled(long tsMs) {}
+
+  /** A sample older than its task's last tick was dropped. */
+  default void lateSample() {}
+
+  /** A CPU decision (or a tombstone, {@code withdrawn}) was published. */
+  default void decisionPublished(boolean withdrawn) {}
+}
