@@ -5,6 +5,7 @@ import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,6 +68,7 @@ public final class EnforcerMain implements Callable<Integer> {
     SchemaRegistryClient registryClient = SchemaRegistryClients.create(registryProperties);
     // The partition count is read from each topic; the catalogue's only matters to whoever creates them.
     Topics topics = Topics.create(new Topics.Settings(topicPrefix, Topics.DEFAULT_PARTITIONS, true), registryClient);
-    return EnforcerProcess.run(options, client, topics, System.out, System.err);
+    return new EnforcerProcess().run(options, client, topics, new PrintWriter(System.out, true),
+        new PrintWriter(System.err, true));
   }
 }

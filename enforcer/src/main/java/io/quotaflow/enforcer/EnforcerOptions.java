@@ -25,8 +25,8 @@ public final class EnforcerOptions {
   Path cgroupRoot;
 
   @Option(names = "--parent", paramLabel = "NAME|/PATH", defaultValue = "${env:QUOTAFLOW_CGROUP_PARENT:-quotaflow}",
-      description = {"Parent of the task groups (env QUOTAFLOW_CGROUP_PARENT; default ${DEFAULT-VALUE}): a name is taken",
-          "under this process's own group in each hierarchy, a /path from each hierarchy's root."})
+      description = "Parent of the task groups (env QUOTAFLOW_CGROUP_PARENT; default ${DEFAULT-VALUE}): a name is taken"
+          + " under this process's own group in each hierarchy, a /path from each hierarchy's root.")
   String parent;
 
   @Option(names = "--layout", paramLabel = "auto|v1|v2", defaultValue = "${env:QUOTAFLOW_CGROUP_LAYOUT:-auto}",
@@ -38,8 +38,8 @@ public final class EnforcerOptions {
   boolean dryRun;
 
   @Option(names = "--state-file", paramLabel = "FILE", defaultValue = "${env:QUOTAFLOW_ENFORCER_STATE_FILE}",
-      description = {"Original values and freezes of this enforcer, kept across restarts (env QUOTAFLOW_ENFORCER_STATE_FILE;",
-          "default ~/.quotaflow/enforcer/NODE.json)."})
+      description = "Original values and freezes of this enforcer, kept across restarts (env QUOTAFLOW_ENFORCER_STATE_FILE;"
+          + " default ~/.quotaflow/enforcer/NODE.json).")
   Path stateFile;
 
   @Option(names = "--lease-thaw-interval-ms", paramLabel = "MS", defaultValue = "5000",
