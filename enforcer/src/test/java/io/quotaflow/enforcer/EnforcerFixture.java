@@ -32,6 +32,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * One enforcer test's Kafka side: its own topics on the shared embedded broker, producers that
@@ -53,10 +55,17 @@ final class EnforcerFixture implements AutoCloseable {
   private final List<Enforcer> enforcers = new ArrayList<>();
 
   EnforcerFixture(KafkaEnv kafka) {
+    this(kafka, true);
+  }
+
+  /** @param createTopics false: the test creates them later ({@link #createTopics()}) */
+  EnforcerFixture(KafkaEnv kafka, boolean createTopics) {
     this.kafka = kafka;
     this.topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("enforcer"), PARTITIONS, true),
         kafka.registryClient());
-    TestTopics.createAll(kafka, topics);
+    if (createTopics) {
+      createTopics();
+    }
     this.cpu = producer(topics.cpuDecisions());
     this.freeze = producer(topics.freezeDecisions());
     this.cluster = producer(topics.clusterConfig());
@@ -67,6 +76,10 @@ final class EnforcerFixture implements AutoCloseable {
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
     return new KafkaProducer<>(config, topic.keySerde().serializer(), topic.valueSerde().serializer());
+  }
+
+  void createTopics() {
+    TestTopics.createAll(kafka, topics);
   }
 
   /** A node other than {@link #NODE} whose records land in the same partition: only the key tells them apart. */
@@ -87,14 +100,34 @@ final class EnforcerFixture implements AutoCloseable {
   /** Starts an enforcer for {@link #NODE} and waits until it caught up and is ready. */
   Enforcer start(CgroupConfig cgroups, Path stateFile, boolean dryRun, Duration leaseThawInterval,
       PrometheusMeterRegistry meters) throws IOException {
+    Enforcer enforcer = startWithoutWaiting(cgroups, stateFile, dryRun, leaseThawInterval, meters);
+    awaitReady(enforcer);
+    return enforcer;
+  }
+
+  Enforcer startWithoutWaiting(CgroupConfig cgroups, Path stateFile, boolean dryRun, Duration leaseThawInterval,
+      PrometheusMeterRegistry meters) throws IOException {
     Topics own = Topics.create(topics.settings(), kafka.registryClient());
     Enforcer.Settings settings = new Enforcer.Settings(NODE, dryRun, stateFile, leaseThawInterval,
         Duration.ofSeconds(10), kafka.clientConfig());
     Enforcer enforcer = Enforcer.start(settings, Cgroups.open(cgroups), own,
         meters != null ? meters : OpsServer.newRegistry("enforcer"));
     enforcers.add(enforcer);
-    KafkaWait.until(PATIENCE, "the enforcer to catch up (" + enforcer.health() + ")", () -> enforcer.health().ready());
     return enforcer;
+  }
+
+  static void awaitReady(Enforcer enforcer) {
+    KafkaWait.until(PATIENCE, "the enforcer to catch up", () -> enforcer.health().ready());
+  }
+
+  /** Bytes that are not a Confluent-framed Avro record, as a broken producer would write them. */
+  RecordMetadata garbage(String task) {
+    Map<String, Object> config = new HashMap<>(kafka.clientConfig());
+    config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
+    try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
+        new ByteArraySerializer())) {
+      return send(producer, new ProducerRecord<>(topics.cpuDecisions().name(), NODE + "/" + task, new byte[] {7, 7, 7}));
+    }
   }
 
   static CpuDecision cpuDecision(String node, String task, boolean apply, long shares, long quotaUs) {

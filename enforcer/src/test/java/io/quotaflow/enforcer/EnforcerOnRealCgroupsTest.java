@@ -117,6 +117,35 @@ class EnforcerOnRealCgroupsTest {
   }
 
   @Test
+  void aRecordThatDoesNotDecodeIsRejectedAndTheNextDecisionApplied() throws Exception {
+    TaskId job = sandbox.group("job-1");
+    kafka.start(sandbox.config(), stateFile);
+
+    EnforcementResult rejected = kafka.awaitAnswer(kafka.garbage("job-1"));
+    assertThat(rejected.getStatus()).isEqualTo(EnforcementStatus.REJECTED);
+    assertThat(rejected.getDetail()).contains("does not decode");
+    assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, -1)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+    assertThat(sandbox.read("cpu", job, "cpu.shares")).isEqualTo("512");
+  }
+
+  @Test
+  void itWaitsForTheTopicsAndStartsOnceTheyExist(KafkaEnv env) throws Exception {
+    TaskId job = sandbox.group("job-1");
+    try (EnforcerFixture late = new EnforcerFixture(env, false)) {
+      Enforcer enforcer = late.startWithoutWaiting(sandbox.config(), dir.resolve("late.json"), false,
+          Duration.ofSeconds(5), null);
+      assertThat(enforcer.health().ready()).isFalse();
+      assertThat(enforcer.health().live()).isTrue();
+      assertThat(enforcer.health().detail()).isEqualTo("WAITING_FOR_TOPICS");
+
+      late.createTopics();
+      EnforcerFixture.awaitReady(enforcer);
+      assertThat(late.awaitAnswer(late.cpu("job-1", true, 512, -1)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(sandbox.read("cpu", job, "cpu.shares")).isEqualTo("512");
+    }
+  }
+
+  @Test
   void dryRunWritesNothingAndSaysWhatItWouldWrite() throws Exception {
     TaskId job = sandbox.group("job-1");
     kafka.enforcement(Enforcement.DRY_RUN);
