@@ -84,8 +84,12 @@ final class DecisionFeed implements AutoCloseable {
     config.forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
     consumer.assign(partitions);
     consumer.seekToBeginning(partitions);
-    // read_committed: the last stable offset, so catching up never waits on an open transaction's records.
-    endAtStart = consumer.endOffsets(partitions);
+    try {
+      // read_committed: the last stable offset, so catching up never waits on an open transaction's records.
+      endAtStart = consumer.endOffsets(partitions, METADATA_TIMEOUT);
+    } catch (TimeoutException e) {
+      return false; // the broker is not answering: asked again
+    }
     assigned = List.copyOf(partitions);
     LOG.info("Enforcer for node {} reads {} from the beginning; catching up to {}", node, partitions, endAtStart);
     return true;
@@ -107,8 +111,12 @@ final class DecisionFeed implements AutoCloseable {
   /** Whether every partition has been read up to the end offsets noted at {@link #assign()}. */
   boolean caughtUp() {
     for (Map.Entry<TopicPartition, Long> end : endAtStart.entrySet()) {
-      if (consumer.position(end.getKey()) < end.getValue()) {
-        return false;
+      try {
+        if (consumer.position(end.getKey(), METADATA_TIMEOUT) < end.getValue()) {
+          return false;
+        }
+      } catch (TimeoutException e) {
+        return false; // the broker is not answering: polling goes on, and so does the question
       }
     }
     return true;
