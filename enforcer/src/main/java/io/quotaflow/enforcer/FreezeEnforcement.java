@@ -101,6 +101,8 @@ final class FreezeEnforcement {
       if (thawed.status() == EnforcementStatus.APPLIED || thawed.status() == EnforcementStatus.UNCHANGED) {
         release(lease.task());
         thawed = thawed.withDetail("enforcement OFF: thawed a group this enforcer froze: " + thawed.detail());
+      } else {
+        endLeaseNow(lease.task()); // still frozen by us: the expiry queue keeps trying
       }
       answers.publish(EnforcementKind.FREEZE, lease.task(), cause, thawed);
     }

@@ -324,6 +324,29 @@ class EnforcerOnRealCgroupsTest {
   }
 
   @Test
+  void offThawsAtOnceWhatItFrozeAndFreezesNothingNew() throws Exception {
+    TaskId sleeper = sandbox.group("sleeper");
+    sandbox.spawn(sleeper, "exec sleep 600");
+    kafka.start(sandbox.config(), stateFile);
+    assertThat(kafka.awaitAnswer(kafka.freeze("sleeper", FreezeAction.FREEZE, 600_000L)).getStatus())
+        .isEqualTo(EnforcementStatus.APPLIED);
+    assertThat(sandbox.read("freezer", sleeper, "freezer.state")).isEqualTo("FROZEN");
+
+    RecordMetadata off = kafka.enforcement(Enforcement.OFF);
+    EnforcementResult thawed = kafka.awaitAnswer(off);
+    assertThat(thawed.getKind()).isEqualTo(EnforcementKind.FREEZE);
+    assertThat(thawed.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+    assertThat(thawed.getDetail()).contains("enforcement OFF: thawed");
+    assertThat(thawed.getReadFrozen()).isFalse();
+    assertThat(sandbox.read("freezer", sleeper, "freezer.state")).isEqualTo("THAWED");
+
+    EnforcementResult notFrozen = kafka.awaitAnswer(kafka.freeze("sleeper", FreezeAction.FREEZE, 600_000L));
+    assertThat(notFrozen.getStatus()).isEqualTo(EnforcementStatus.DRY_RUN);
+    assertThat(notFrozen.getDetail()).contains("nothing written (enforcement OFF): would freeze it");
+    assertThat(sandbox.read("freezer", sleeper, "freezer.state")).isEqualTo("THAWED");
+  }
+
+  @Test
   void itNeverThawsAGroupItDidNotFreeze() throws Exception {
     TaskId foreign = sandbox.group("foreign");
     TaskId own = sandbox.group("own");
