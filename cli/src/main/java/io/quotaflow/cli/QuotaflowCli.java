@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         BrokerCommand.class,
         StreamsCommand.class,
+        EnforcerCommand.class,
         SpecCommand.class,
         PoolCommand.class,
         ClusterCommand.class,

@@ -1,0 +1,52 @@
+package io.quotaflow.enforcer;
+
+import io.quotaflow.cgroups.TaskId;
+
+/**
+ * Whether a decision record is this node's and names a task group it may touch. The key decides
+ * (it is what the topic is compacted and partitioned by); a value naming another node or task is
+ * refused rather than guessed at.
+ */
+public sealed interface Admission {
+
+  /** The node's own decision for a task whose id is safe to resolve under the parent. */
+  record Mine(TaskId task) implements Admission {}
+
+  /** Another node's record that hashes to this node's partition: not ours to act on or answer. */
+  record OtherNode(String node) implements Admission {}
+
+  /** Ours but refused (REJECTED): an id that is not a single safe path component, or a key/value mismatch. */
+  record Refused(String rawTask, String detail) implements Admission {}
+
+  /** A record without a key or without a node part; it cannot be this node's. */
+  record Unkeyed(String detail) implements Admission {}
+
+  /**
+   * @param key the record key, {@code node/task}
+   * @param valueNode the value's {@code node}, null for a tombstone
+   * @param valueTask the value's {@code task}, null for a tombstone
+   */
+  static Admission of(String node, String key, String valueNode, String valueTask) {
+    if (key == null) {
+      return new Unkeyed("record without a key");
+    }
+    int slash = key.indexOf('/');
+    if (slash < 0) {
+      return new Unkeyed("key " + Printable.of(key) + " has no '/' (expected node/task)");
+    }
+    String keyNode = key.substring(0, slash);
+    if (!keyNode.equals(node)) {
+      return new OtherNode(keyNode);
+    }
+    String rawTask = key.substring(slash + 1);
+    if (!TaskId.isValid(rawTask)) {
+      return new Refused(rawTask, "task id " + Printable.of(rawTask) + " is not a single safe path component"
+          + " (ids match " + TaskId.PATTERN.pattern() + "): refusing to resolve it under the parent");
+    }
+    if (valueNode != null && (!valueNode.equals(node) || !rawTask.equals(valueTask))) {
+      return new Refused(rawTask, "key " + Printable.of(key) + " but the value names "
+          + Printable.of(valueNode + "/" + valueTask) + ": refusing an ambiguous decision");
+    }
+    return new Mine(TaskId.of(rawTask));
+  }
+}

@@ -1,0 +1,107 @@
+package io.quotaflow.enforcer;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.ops.OpsServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.KafkaException;
+
+/**
+ * The enforcer as a process, for its own {@code main} and {@code quotaflow enforcer}: opens the
+ * cgroups, starts the {@link Enforcer} and the /metrics and /health endpoint, and runs until
+ * Ctrl-C (SIGTERM), {@link #requestStop()} or a fatal error, stopping cleanly either way.
+ */
+public final class EnforcerProcess {
+
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+
+  private final CountDownLatch stopRequested = new CountDownLatch(1);
+  private final CountDownLatch stopped = new CountDownLatch(1);
+
+  /** Asks a running {@link #run} to stop, as Ctrl-C does. */
+  public void requestStop() {
+    stopRequested.countDown();
+  }
+
+  /** Runs until stopped; returns the exit code (0 after a requested stop, 1 on an error, 2 on bad flags). */
+  public int run(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics, PrintWriter out,
+      PrintWriter err) throws InterruptedException {
+    // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
+    Thread hook = new Thread(this::stopOnSignal, "quotaflow-enforcer-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      return runUntilStopped(options, clientProperties, topics, out, err);
+    } finally {
+      out.flush();
+      err.flush();
+      stopped.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is exiting: the hook is running and waits for `stopped`
+      }
+    }
+  }
+
+  private int runUntilStopped(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics,
+      PrintWriter out, PrintWriter err) throws InterruptedException {
+    Enforcer.Settings settings;
+    Cgroups cgroups;
+    try {
+      settings = options.settings(clientProperties);
+      cgroups = Cgroups.open(options.cgroupConfig());
+    } catch (IllegalArgumentException e) {
+      err.println("quotaflow enforcer: " + e.getMessage());
+      return 2;
+    } catch (IOException e) {
+      err.println("quotaflow enforcer: cannot use the cgroups: " + e.getMessage());
+      return 1;
+    }
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
+    Enforcer enforcer;
+    try {
+      enforcer = Enforcer.start(settings, cgroups, topics, meters);
+    } catch (IOException | KafkaException e) {
+      err.println("quotaflow enforcer: cannot start: " + e.getMessage());
+      return 1;
+    }
+    try (OpsServer ops = OpsServer.start(options.httpHost(), options.httpPort(), meters, enforcer::health)) {
+      out.printf("quotaflow enforcer: node %s%s on %s%nState file %s; /metrics and /health on port %d%n",
+          settings.node(), settings.dryRun() ? " (--dry-run: writes nothing)" : "", cgroups.describe(),
+          settings.stateFile().toAbsolutePath(), ops.port());
+      out.flush();
+      while (!stopRequested.await(1, TimeUnit.SECONDS)) {
+        if (enforcer.awaitStopped(Duration.ZERO)) {
+          break; // it stopped on its own: an error
+        }
+      }
+    } catch (UncheckedIOException e) {
+      err.println("quotaflow enforcer: " + e.getMessage());
+      return 1;
+    } finally {
+      enforcer.close();
+    }
+    if (enforcer.failure().isPresent()) {
+      err.println("quotaflow enforcer: stopped on an error: " + enforcer.failure().get());
+      return 1;
+    }
+    out.println("quotaflow enforcer: stopped.");
+    return 0;
+  }
+
+  private void stopOnSignal() {
+    requestStop();
+    try {
+      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

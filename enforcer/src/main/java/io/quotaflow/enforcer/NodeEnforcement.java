@@ -1,0 +1,299 @@
+package io.quotaflow.enforcer;
+
+import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementStatus;
+import io.quotaflow.schemas.avro.FreezeDecision;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The enforcer's work for one node, on one thread: routes each record of its feed, keeps the
+ * latest decision per task ({@link TaskBook}) and the mode in force, and hands decisions to
+ * {@link CpuEnforcement} and {@link FreezeEnforcement}. docs/enforcer.md states the rules.
+ *
+ * <p>Lifecycle: {@link #absorb} every record up to the end offsets at start, then
+ * {@link #startEnforcing} once, then {@link #handle} each new record and {@link #tick} often.
+ */
+final class NodeEnforcement {
+
+  private static final Logger LOG = LoggerFactory.getLogger(NodeEnforcement.class);
+
+  private final String node;
+  private final boolean dryRunFlag;
+  private final NodeLedger ledger;
+  private final EnforcerMetrics metrics;
+  private final Clock clock;
+  private final TaskBook book = new TaskBook();
+  private final ClusterSettings cluster = new ClusterSettings();
+  private final Answers answers;
+  private final CpuEnforcement cpu;
+  private final FreezeEnforcement freeze;
+
+  /** While catching up: the latest decision record of each of the node's keys, per topic. */
+  private final Map<String, FeedRecord> latestAtStart = new LinkedHashMap<>();
+  private DecisionRef clusterRef;
+  private Mode mode;
+
+  private volatile Mode modeView;
+  private volatile int taskCount;
+  private volatile int frozenCount;
+  private volatile long newestDecisionTsMs = -1;
+
+  NodeEnforcement(String node, boolean dryRunFlag, CgroupActuator actuator, NodeLedger ledger,
+      ResultPublisher results, EnforcerMetrics metrics, Clock clock) {
+    this.node = node;
+    this.dryRunFlag = dryRunFlag;
+    this.ledger = ledger;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.answers = new Answers(node, book, results, metrics, clock);
+    this.cpu = new CpuEnforcement(actuator, ledger, answers, metrics);
+    this.freeze = new FreezeEnforcement(actuator, ledger, answers, metrics, clock);
+    this.frozenCount = ledger.leases().all().size();
+    metrics.gauges(() -> taskCount, () -> frozenCount);
+  }
+
+  // ---- start: read to the end offsets, then act on the latest decision per task ----
+
+  /** A record read while catching up: remembered, not acted on. */
+  void absorb(FeedRecord record) {
+    if (record instanceof FeedRecord.Cluster c) {
+      acceptCluster(c);
+      return;
+    }
+    if (isClusterNoise(record)) {
+      return;
+    }
+    if (Admission.of(node, record.key(), null, null) instanceof Admission.OtherNode) {
+      metrics.skipped("other_node");
+      return;
+    }
+    String slot = record.ref().topic() + "\u0000" + record.key();
+    latestAtStart.remove(slot); // re-inserted last: the latest records in the order they were written
+    latestAtStart.put(slot, record);
+  }
+
+  /**
+   * Caught up: forgets groups that are gone, sets the mode from the cluster config, restores
+   * everything on OFF, and answers the latest decision of every task under the mode in force.
+   */
+  void startEnforcing() throws InterruptedException {
+    ledger.savedUnderOtherCgroups().ifPresent(saved -> LOG.warn("The state file was saved for other cgroups ({});"
+        + " values of groups that no longer exist are dropped", saved));
+    cpu.pruneGone();
+    freeze.pruneGone();
+    setMode(Mode.of(cluster.enforcement(), dryRunFlag));
+    LOG.info("Node {}: enforcement {}{}; {} latest decisions to answer, {} groups with original values, {} frozen by"
+        + " this enforcer", node, mode, dryRunFlag ? " (--dry-run)" : "", latestAtStart.size(),
+        ledger.tasksWithOriginals().size(), ledger.leases().all().size());
+    if (mode == Mode.OFF) {
+      restoreAll(clusterRef);
+    }
+    for (FeedRecord record : latestAtStart.values()) {
+      handleDecision(record, true);
+    }
+    latestAtStart.clear();
+    updateViews();
+  }
+
+  // ---- tailing ----
+
+  void handle(FeedRecord record) throws InterruptedException {
+    if (record instanceof FeedRecord.Cluster c) {
+      onCluster(c);
+    } else if (!isClusterNoise(record)) {
+      handleDecision(record, false);
+    }
+    updateViews();
+  }
+
+  /** Lease expiry: at most one thaw per call, paced by the lease book. */
+  void tick() throws InterruptedException {
+    if (mode != null) {
+      freeze.tick();
+      updateViews();
+    }
+  }
+
+  Mode mode() {
+    return modeView;
+  }
+
+  int taskCount() {
+    return taskCount;
+  }
+
+  int frozenCount() {
+    return frozenCount;
+  }
+
+  /** Record timestamp of the newest decision handled, epoch ms; -1 before the first. */
+  long newestDecisionTsMs() {
+    return newestDecisionTsMs;
+  }
+
+  // ---- cluster config ----
+
+  private void acceptCluster(FeedRecord.Cluster record) {
+    cluster.accept(record.key(), record.value());
+    clusterRef = record.ref();
+  }
+
+  private void onCluster(FeedRecord.Cluster record) throws InterruptedException {
+    acceptCluster(record);
+    Mode next = Mode.of(cluster.enforcement(), dryRunFlag);
+    Mode.Transition transition = mode.to(next);
+    if (next != mode) {
+      LOG.info("Node {}: enforcement {} -> {} (cluster-config {}{})", node, mode, next, record.ref(),
+          dryRunFlag ? ", --dry-run" : "");
+    }
+    setMode(next);
+    switch (transition) {
+      case RECONCILE -> reconcile();
+      case RESTORE -> restoreAll(record.ref());
+      case NOTHING -> { }
+    }
+  }
+
+  private void setMode(Mode next) {
+    mode = next;
+    modeView = next;
+    metrics.mode(next);
+  }
+
+  /** Records of cluster-config that do not decode: the mode in force stays. */
+  private boolean isClusterNoise(FeedRecord record) {
+    if (record instanceof FeedRecord.Undecodable u && u.topicKind() == FeedRecord.Kind.CLUSTER) {
+      metrics.undecodable(u.ref().topic());
+      LOG.warn("Skipping cluster-config record {} that does not decode ({}); enforcement stays as it is",
+          u.ref(), u.error());
+      return true;
+    }
+    return false;
+  }
+
+  /** Back to ON: every task's latest decision again, as at start. */
+  private void reconcile() throws InterruptedException {
+    for (CpuIntent intent : book.cpuIntents()) {
+      cpu.act(intent, mode, whyNothingWritten());
+    }
+    for (FreezeIntent intent : book.freezeIntents()) {
+      freeze.act(intent, mode, whyNothingWritten());
+    }
+  }
+
+  /** OFF: original values back and own freezes lifted; results name the record that switched it off. */
+  private void restoreAll(DecisionRef cause) throws InterruptedException {
+    cpu.restoreAll(cause);
+    freeze.thawAll(cause);
+  }
+
+  private String whyNothingWritten() {
+    return "nothing written (" + (dryRunFlag ? "--dry-run" : "enforcement " + cluster.enforcement()) + ")";
+  }
+
+  // ---- decisions ----
+
+  private void handleDecision(FeedRecord record, boolean atStart) throws InterruptedException {
+    EnforcementKind kind = kindOf(record);
+    String valueNode = null;
+    String valueTask = null;
+    if (record instanceof FeedRecord.Cpu c && c.value() != null) {
+      valueNode = c.value().getNode();
+      valueTask = c.value().getTask();
+    } else if (record instanceof FeedRecord.Freeze f && f.value() != null) {
+      valueNode = f.value().getNode();
+      valueTask = f.value().getTask();
+    }
+    Admission admission = Admission.of(node, record.key(), valueNode, valueTask);
+    if (admission instanceof Admission.OtherNode) {
+      metrics.skipped("other_node");
+      return;
+    }
+    if (admission instanceof Admission.Unkeyed unkeyed) {
+      metrics.skipped("unkeyed");
+      LOG.warn("Skipping {} decision {}: {}", kind, record.ref(), unkeyed.detail());
+      return;
+    }
+    boolean tombstone = !(record instanceof FeedRecord.Undecodable) && valueNode == null;
+    if (admission instanceof Admission.Refused refused) {
+      if (tombstone) {
+        metrics.skipped("withdrawn");
+      } else {
+        answers.refuse(kind, record.key(), refused.rawTask(), record.ref(),
+            Outcome.of(EnforcementStatus.REJECTED, refused.detail()));
+      }
+      return;
+    }
+    TaskId task = ((Admission.Mine) admission).task();
+    if (record instanceof FeedRecord.Undecodable u) {
+      metrics.undecodable(u.ref().topic());
+      answers.publish(kind, task, record.ref(), Outcome.of(EnforcementStatus.REJECTED,
+          "the decision does not decode: " + u.error()));
+      return;
+    }
+    newestDecisionTsMs = Math.max(newestDecisionTsMs, record.ref().recordTimestampMs());
+    if (!atStart) {
+      metrics.decisionDelay(kind, clock.millis() - record.ref().recordTimestampMs());
+    }
+    if (record instanceof FeedRecord.Cpu c) {
+      onCpu(task, c.ref(), c.value());
+    } else if (record instanceof FeedRecord.Freeze f) {
+      onFreeze(task, f.ref(), f.value(), atStart);
+    }
+  }
+
+  private static EnforcementKind kindOf(FeedRecord record) {
+    if (record instanceof FeedRecord.Undecodable u) {
+      return u.topicKind() == FeedRecord.Kind.FREEZE ? EnforcementKind.FREEZE : EnforcementKind.CPU;
+    }
+    return record instanceof FeedRecord.Freeze ? EnforcementKind.FREEZE : EnforcementKind.CPU;
+  }
+
+  private void onCpu(TaskId task, DecisionRef ref, CpuDecision decision) {
+    if (decision == null) {
+      book.withdrawCpu(task);
+      metrics.skipped("withdrawn");
+      cpu.withdrawn(task);
+      return;
+    }
+    CpuIntent intent;
+    try {
+      intent = CpuIntent.of(ref, task, decision);
+    } catch (IllegalArgumentException e) {
+      answers.publish(EnforcementKind.CPU, task, ref, Outcome.of(EnforcementStatus.REJECTED, e.getMessage()));
+      return;
+    }
+    book.put(intent);
+    cpu.act(intent, mode, whyNothingWritten());
+  }
+
+  private void onFreeze(TaskId task, DecisionRef ref, FreezeDecision decision, boolean atStart)
+      throws InterruptedException {
+    if (decision == null) {
+      book.withdrawFreeze(task);
+      metrics.skipped("withdrawn");
+      freeze.withdrawn(task);
+      return;
+    }
+    FreezeIntent intent;
+    try {
+      intent = FreezeIntent.received(ref, task, decision, clock.millis(), atStart, cluster.freezeLeaseMs());
+    } catch (IllegalArgumentException e) {
+      answers.publish(EnforcementKind.FREEZE, task, ref, Outcome.of(EnforcementStatus.REJECTED, e.getMessage()));
+      return;
+    }
+    book.put(intent);
+    freeze.act(intent, mode, whyNothingWritten());
+  }
+
+  private void updateViews() {
+    taskCount = book.taskCount();
+    frozenCount = ledger.leases().all().size();
+  }
+}

@@ -1,0 +1,30 @@
+package io.quotaflow.enforcer;
+
+import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.schemas.avro.EnforcementStatus;
+
+/**
+ * What acting on one decision came to: the result's status and detail, and what was read back.
+ *
+ * @param cpu the group's CPU values read afterwards, null when not read
+ * @param frozen the freezer state read afterwards (true: FROZEN), null when not read
+ * @param groupMissing the group does not exist under the parent (status REJECTED)
+ */
+record Outcome(EnforcementStatus status, String detail, CpuValues cpu, Boolean frozen, boolean groupMissing) {
+
+  static Outcome of(EnforcementStatus status, String detail) {
+    return new Outcome(status, detail, null, null, false);
+  }
+
+  Outcome withCpu(CpuValues values) {
+    return new Outcome(status, detail, values, frozen, groupMissing);
+  }
+
+  Outcome withFrozen(Boolean value) {
+    return new Outcome(status, detail, cpu, value, groupMissing);
+  }
+
+  Outcome withDetail(String text) {
+    return new Outcome(status, text, cpu, frozen, groupMissing);
+  }
+}

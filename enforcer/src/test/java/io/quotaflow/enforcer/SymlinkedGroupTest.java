@@ -1,0 +1,101 @@
+package io.quotaflow.enforcer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotaflow.cgroups.CgroupConfig;
+import io.quotaflow.cgroups.CgroupLayout;
+import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.embedded.junit.KafkaEnv;
+import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
+import io.quotaflow.schemas.avro.FreezeAction;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A task group that is a symlink is refused, on the real broker. cgroupfs itself cannot hold a
+ * symlink (the kernel answers EPERM, checked below), so this runs the enforcer and the real
+ * cgroups module over a directory tree laid out like a v1 mount: a symlink found under the parent
+ * means a misconfigured root or tampering, and must never be followed.
+ */
+@WithKafka
+class SymlinkedGroupTest {
+
+  static final List<String> CONTROLLERS = List.of("cpu", "cpuacct", "memory", "freezer");
+
+  @TempDir Path root;
+  @TempDir Path stateDir;
+
+  @Test
+  void aSymlinkedGroupIsRejectedAndItsTargetNeverWritten(KafkaEnv env) throws Exception {
+    for (String controller : CONTROLLERS) {
+      write(controller + "/cgroup.procs", "");
+      group(controller, "qf");
+      group(controller, "victim");
+      group(controller, "qf/real");
+      Files.createSymbolicLink(root.resolve(controller + "/qf/evil"), root.resolve(controller + "/victim"));
+    }
+    try (EnforcerFixture kafka = new EnforcerFixture(env)) {
+      kafka.start(new CgroupConfig(root, CgroupLayout.V1, CgroupParent.at("/qf")), stateDir.resolve("state.json"));
+
+      RecordMetadata cpu = kafka.cpu("evil", true, 2, 1_000);
+      RecordMetadata freeze = kafka.freeze("evil", FreezeAction.FREEZE, 60_000L);
+      for (RecordMetadata decision : List.of(cpu, freeze)) {
+        EnforcementResult result = kafka.awaitAnswer(decision);
+        assertThat(result.getStatus()).isEqualTo(EnforcementStatus.REJECTED);
+        assertThat(result.getDetail()).contains("refused for safety", "symbolic link");
+      }
+      assertThat(Files.readString(root.resolve("cpu/victim/cpu.shares"))).isEqualTo("1024\n");
+      assertThat(Files.readString(root.resolve("cpu/victim/cpu.cfs_quota_us"))).isEqualTo("-1\n");
+      assertThat(Files.readString(root.resolve("freezer/victim/freezer.state"))).isEqualTo("THAWED\n");
+
+      // The same enforcer writes a real directory under the same parent: the refusal is the symlink's.
+      EnforcementResult real = kafka.awaitAnswer(kafka.cpu("real", true, 2, 1_000));
+      assertThat(real.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(Files.readString(root.resolve("cpu/qf/real/cpu.shares"))).isEqualTo("2");
+    }
+  }
+
+  @Test
+  void cgroupfsItselfRefusesSymlinks() throws Exception {
+    try (CgroupSandbox sandbox = CgroupSandbox.openOrSkip()) {
+      Path parent = sandbox.parentDir("cpu");
+      assertThatThrownBy(() -> Files.createSymbolicLink(parent.resolve("evil"), root))
+          .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
+    }
+  }
+
+  /** A group directory with the files the cgroups module reads, at the kernel's defaults. */
+  private void group(String controller, String path) throws IOException {
+    String dir = controller + "/" + path + "/";
+    write(dir + "cgroup.procs", "");
+    switch (controller) {
+      case "cpu" -> {
+        write(dir + "cpu.shares", "1024\n");
+        write(dir + "cpu.cfs_period_us", "100000\n");
+        write(dir + "cpu.cfs_quota_us", "-1\n");
+      }
+      case "cpuacct" -> write(dir + "cpuacct.usage", "0\n");
+      case "memory" -> write(dir + "memory.usage_in_bytes", "0\n");
+      case "freezer" -> {
+        write(dir + "freezer.state", "THAWED\n");
+        write(dir + "freezer.self_freezing", "0\n");
+      }
+      default -> throw new IllegalArgumentException(controller);
+    }
+  }
+
+  private void write(String relative, String content) throws IOException {
+    Path path = root.resolve(relative);
+    Files.createDirectories(path.getParent());
+    Files.writeString(path, content);
+  }
+}
