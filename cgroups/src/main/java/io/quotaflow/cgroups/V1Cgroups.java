@@ -53,6 +53,11 @@ final class V1Cgroups implements Cgroups {
   }
 
   @Override
+  public int childGroupCount() throws IOException {
+    return tree.childGroupCount();
+  }
+
+  @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
     return new V1StatsReader(task, tree, cpu, cpuacct, memory, freezer);
   }

@@ -47,6 +47,11 @@ final class V2Cgroups implements Cgroups {
   }
 
   @Override
+  public int childGroupCount() throws IOException {
+    return tree.childGroupCount();
+  }
+
+  @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
     return new V2StatsReader(task, tree, h);
   }
