@@ -46,6 +46,11 @@ public interface Cgroups {
   /** Opens the task's files once for repeated sampling; close it when the task is gone. */
   CgroupStatsReader openReader(TaskId task) throws IOException;
 
+  /** As {@link #openReader(TaskId)}, re-reading {@code memory.stat} only when {@code refresh} says so. */
+  default CgroupStatsReader openReader(TaskId task, MemoryStatRefresh refresh) throws IOException {
+    return openReader(task);
+  }
+
   /** The task a group directory belongs to; refuses anything but a direct child of the parent. */
   TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException;
 

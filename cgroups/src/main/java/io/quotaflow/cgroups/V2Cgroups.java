@@ -53,7 +53,12 @@ final class V2Cgroups implements Cgroups {
 
   @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
-    return new V2StatsReader(task, tree, h);
+    return openReader(task, MemoryStatRefresh.EVERY_READ);
+  }
+
+  @Override
+  public CgroupStatsReader openReader(TaskId task, MemoryStatRefresh refresh) throws IOException {
+    return new V2StatsReader(task, tree, h, refresh);
   }
 
   @Override
