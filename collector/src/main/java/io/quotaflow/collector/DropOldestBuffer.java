@@ -2,8 +2,11 @@ package io.quotaflow.collector;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * A bounded FIFO between the sampling thread and the publishing thread. When full, adding drops
@@ -42,6 +45,30 @@ final class DropOldestBuffer<T> {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Appends {@code batch} in order under one lock and one wake-up of a waiting taker (a round's
+   * samples arrive together); each element dropped to make room goes to {@code onDrop}.
+   */
+  void addAll(List<T> batch, Consumer<T> onDrop) {
+    List<T> evicted = new ArrayList<>();
+    lock.lock();
+    try {
+      for (T item : batch) {
+        if (items.size() == capacity) {
+          evicted.add(items.pollFirst());
+          dropped++;
+        }
+        items.addLast(item);
+      }
+      if (!batch.isEmpty()) {
+        notEmpty.signal();
+      }
+    } finally {
+      lock.unlock();
+    }
+    evicted.forEach(onDrop);
   }
 
   /**
