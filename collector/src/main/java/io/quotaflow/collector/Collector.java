@@ -3,40 +3,24 @@ package io.quotaflow.collector;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.cgroups.CgroupException;
 import io.quotaflow.cgroups.Cgroups;
-import io.quotaflow.cgroups.TaskId;
-import io.quotaflow.schemas.Topic;
-import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.ops.Health;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +43,6 @@ public final class Collector implements AutoCloseable {
    * than the buffer: through an outage a collector holds at most twice {@code --buffer}.
    */
   static final int MAX_IN_FLIGHT = 2_000;
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(15);
   private static final Duration DRAIN_ON_STOP = Duration.ofSeconds(5);
   private static final Duration MIN_STALL_LIMIT = Duration.ofSeconds(10);
   private static final Duration DROP_LOG_INTERVAL = Duration.ofMinutes(1);
@@ -129,16 +112,16 @@ public final class Collector implements AutoCloseable {
    * @throws CollectorException with a one-line message when any of these fails
    */
   public static Collector start(CollectorSettings settings, Map<String, Object> clientProperties, Topics topics) {
-    Cgroups cgroups = openCgroups(settings);
-    NodeFacts facts = readFacts();
+    Cgroups cgroups = StartupChecks.openCgroups(settings);
+    NodeFacts facts = StartupChecks.readFacts();
     String bootstrap = String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
-    createMissingTopics(clientProperties, List.of(topics.samples(), topics.nodes()), bootstrap);
+    StartupChecks.createMissingTopics(clientProperties, List.of(topics.samples(), topics.nodes()), bootstrap);
     RecordEncoder encoder = new RecordEncoder(topics);
-    Outgoing status = registerSchemas(encoder, new SampleBuilder(settings.node()), facts, cgroups);
-    Producer<String, byte[]> producer = newProducer(clientProperties, settings.node(), bootstrap);
+    Outgoing status = StartupChecks.registerSchemas(encoder, new SampleBuilder(settings.node()), facts, cgroups);
+    Producer<String, byte[]> producer = StartupChecks.newProducer(clientProperties, settings.node(), bootstrap);
     Collector collector = null;
     try {
-      publishNow(producer, status, bootstrap);
+      StartupChecks.publishNow(producer, status, bootstrap);
       collector = new Collector(settings, cgroups, encoder, producer,
           OpsServer.newRegistry("collector"));
       collector.metrics.statusesPublished.increment();
@@ -211,7 +194,7 @@ public final class Collector implements AutoCloseable {
 
   private void queueNodeStatus() {
     try {
-      enqueue(encoder.status(readFacts().toStatus(settings.node(), System.currentTimeMillis(), cgroups.version())));
+      enqueue(encoder.status(StartupChecks.readFacts().toStatus(settings.node(), System.currentTimeMillis(), cgroups.version())));
     } catch (RuntimeException e) {
       LOG.warn("cannot publish the node status: {}", e.getMessage());
     }
@@ -293,88 +276,5 @@ public final class Collector implements AutoCloseable {
     ops.close();
     LOG.info("collector stopped: {} samples published, {} dropped, {} not sent", metrics.samplesPublished(),
         metrics.samplesDropped(), unsent);
-  }
-
-  // ---- start-up checks, each failing with one line ----
-
-  private static Cgroups openCgroups(CollectorSettings settings) {
-    try {
-      return Cgroups.open(settings.cgroups());
-    } catch (CgroupException e) {
-      throw new CollectorException("cgroups: " + e.getMessage(), e);
-    } catch (IOException e) {
-      throw new CollectorException("cannot read the cgroup tree under " + settings.cgroups().root() + ": "
-          + e.getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw new CollectorException(e.getMessage(), e);
-    }
-  }
-
-  private static NodeFacts readFacts() {
-    try {
-      return NodeFacts.read();
-    } catch (IOException | RuntimeException e) {
-      throw new CollectorException("cannot read this node's memory and CPUs: " + e.getMessage(), e);
-    }
-  }
-
-  private static void createMissingTopics(Map<String, Object> clientProperties, List<Topic<?, ?>> topics,
-      String bootstrap) {
-    Map<String, Object> props = new HashMap<>(clientProperties);
-    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis() - 5_000);
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis());
-    try (Admin admin = Admin.create(props)) {
-      TopicAdmin.createMissing(admin, topics, Optional.empty());
-    } catch (IllegalStateException | KafkaException e) {
-      throw new CollectorException("cannot reach Kafka at " + bootstrap + ": " + CollectorException.describe(e), e);
-    }
-  }
-
-  /**
-   * Encodes the first node status and a throwaway sample, which registers (or looks up) both
-   * schemas and caches their ids: an unreachable registry is reported now, not on the first
-   * sample, and later registry outages cannot touch sampling.
-   */
-  private static Outgoing registerSchemas(RecordEncoder encoder, SampleBuilder builder, NodeFacts facts,
-      Cgroups cgroups) {
-    try {
-      Outgoing status = encoder.status(facts.toStatus(builder.node(), System.currentTimeMillis(), cgroups.version()));
-      encoder.sample(builder.node() + "/probe", builder.gone(TaskId.of("probe"), 0, null, -1));
-      return status;
-    } catch (RegistryUnavailableException e) {
-      throw new CollectorException("cannot reach the schema registry: " + e.getMessage(), e);
-    } catch (SerializationException e) {
-      throw new CollectorException("the schema registry refused the collector's schemas: " + e.getMessage(), e);
-    }
-  }
-
-  private static Producer<String, byte[]> newProducer(Map<String, Object> clientProperties, String node,
-      String bootstrap) {
-    try {
-      return new KafkaProducer<>(ProducerConfigs.producer(clientProperties, node), new StringSerializer(),
-          new ByteArraySerializer());
-    } catch (KafkaException e) {
-      throw new CollectorException("cannot create a Kafka producer for " + bootstrap + ": "
-          + CollectorException.describe(e), e);
-    }
-  }
-
-  private static void publishNow(Producer<String, byte[]> producer, Outgoing record, String bootstrap) {
-    try {
-      producer.send(new ProducerRecord<>(record.topic(), null, record.tsMs(), record.key(), record.value()))
-          .get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      throw new CollectorException("cannot publish to " + record.topic() + " at " + bootstrap + ": "
-          + CollectorException.describe(e.getCause()), e.getCause());
-    } catch (TimeoutException e) {
-      throw new CollectorException("timed out after " + START_TIMEOUT.toSeconds() + " s publishing to "
-          + record.topic() + " at " + bootstrap, e);
-    } catch (KafkaException e) {
-      throw new CollectorException("cannot publish to " + record.topic() + " at " + bootstrap + ": "
-          + CollectorException.describe(e), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new CollectorException("interrupted while publishing the first node status", e);
-    }
   }
 }

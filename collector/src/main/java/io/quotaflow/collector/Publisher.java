@@ -78,9 +78,9 @@ final class Publisher implements Runnable {
       // The samples topic keeps LogAppendTime (the skew check needs it); nodes keeps this time.
       producer.send(new ProducerRecord<>(record.topic(), null, record.tsMs(), record.key(), record.value()),
           (metadata, error) -> completed(record, error));
-    } catch (KafkaException e) {
-      // Refused before it was queued (no metadata within max.block.ms, a fatal producer state):
-      // nothing was sent, so it goes back where it was.
+    } catch (KafkaException | IllegalStateException e) {
+      // Refused before it was queued (no metadata within max.block.ms, a fatal producer state, a
+      // closed producer): nothing was sent, so it goes back where it was.
       state.withdrawn();
       window.release();
       if (!buffer.putBack(record)) {

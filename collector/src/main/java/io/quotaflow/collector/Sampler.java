@@ -95,7 +95,10 @@ final class Sampler implements AutoCloseable {
     return nextSeq;
   }
 
-  /** Whether the parent may hold other groups than last listed. Read before listing, so a change after it shows next round. */
+  /**
+   * Whether the parent may hold other groups than last listed. The count is read before the
+   * listing, so a change after it shows in the next round.
+   */
   private boolean discoveryNeeded() {
     int count;
     try {
