@@ -33,8 +33,23 @@ public interface Cgroups {
   /** The task groups under the parent (empty when the parent does not exist yet). */
   Discovery discover() throws IOException;
 
+  /**
+   * How many child groups the kernel counts under the parent, from one stat of its directory
+   * (cgroupfs keeps a directory's link count at 2 + its subdirectories): a cheap test of whether
+   * {@link #discover()} could find something new. It counts every subdirectory, also those
+   * {@code discover()} skips. -1 when the parent does not exist or the count is unknown.
+   */
+  default int childGroupCount() throws IOException {
+    return -1;
+  }
+
   /** Opens the task's files once for repeated sampling; close it when the task is gone. */
   CgroupStatsReader openReader(TaskId task) throws IOException;
+
+  /** As {@link #openReader(TaskId)}, re-reading {@code memory.stat} only when {@code refresh} says so. */
+  default CgroupStatsReader openReader(TaskId task, MemoryStatRefresh refresh) throws IOException {
+    return openReader(task);
+  }
 
   /** The task a group directory belongs to; refuses anything but a direct child of the parent. */
   TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException;

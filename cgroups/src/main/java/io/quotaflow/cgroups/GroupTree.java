@@ -172,6 +172,22 @@ final class GroupTree {
     return new Discovery(tasks, skipped);
   }
 
+  /**
+   * Subdirectories of the primary parent as its link count says (kernfs: 2 + subdirectories);
+   * -1 when the parent is absent or the file system reports no such count.
+   */
+  int childGroupCount() throws IOException {
+    try {
+      Object links = Files.getAttribute(primary.parent(), "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+      int count = ((Number) links).intValue();
+      return count >= 2 ? count - 2 : -1;
+    } catch (NoSuchFileException e) {
+      return -1;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return -1; // no "unix" attribute view on this platform
+    }
+  }
+
   /** Creates the parent (last component only) in every hierarchy where it is missing. */
   boolean createParent() throws IOException {
     boolean created = false;

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * The open files and the one reused buffer of a stats reader, plus the parsing steps the
@@ -16,11 +17,16 @@ abstract class KernfsSampler implements CgroupStatsReader {
   private static final int INITIAL_BUFFER_BYTES = 4096;
 
   private final TaskId task;
+  private final MemoryStatRefresh memoryStatRefresh;
   private final List<KernfsFile> open = new ArrayList<>();
   private ByteBuffer buffer = ByteBuffer.allocateDirect(INITIAL_BUFFER_BYTES);
+  private int readsSinceMemoryStat;
+  private Long usageAtMemoryStat;
+  private Long lastAnonBytes;
 
-  KernfsSampler(TaskId task) {
+  KernfsSampler(TaskId task, MemoryStatRefresh memoryStatRefresh) {
     this.task = task;
+    this.memoryStatRefresh = memoryStatRefresh;
   }
 
   @Override
@@ -63,6 +69,22 @@ abstract class KernfsSampler implements CgroupStatsReader {
       throw new CgroupException("cannot read " + what + " of task " + task);
     }
     return value;
+  }
+
+  /**
+   * Anonymous memory for this read: parsed from {@code memory.stat} when {@link MemoryStatRefresh}
+   * says it is due for the usage this read found, otherwise the value last parsed.
+   */
+  final Long anonBytes(KernfsFile memoryStat, Long usageNow, ToLongFunction<ByteBuffer> parse) throws IOException {
+    if (memoryStat == null) {
+      return null;
+    }
+    if (memoryStatRefresh.due(++readsSinceMemoryStat, usageNow, usageAtMemoryStat)) {
+      lastAnonBytes = boxed(parse.applyAsLong(content(memoryStat)));
+      usageAtMemoryStat = usageNow;
+      readsSinceMemoryStat = 0;
+    }
+    return lastAnonBytes;
   }
 
   static Long boxed(long value) {

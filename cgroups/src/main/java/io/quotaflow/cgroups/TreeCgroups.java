@@ -18,6 +18,11 @@ abstract class TreeCgroups implements Cgroups {
   }
 
   @Override
+  public int childGroupCount() throws IOException {
+    return tree.childGroupCount();
+  }
+
+  @Override
   public TaskId taskIdOf(Path groupDir) throws UnsafeCgroupPathException {
     return tree.taskIdOf(groupDir);
   }

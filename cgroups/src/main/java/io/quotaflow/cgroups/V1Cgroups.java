@@ -48,7 +48,12 @@ final class V1Cgroups extends TreeCgroups {
 
   @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
-    return new V1StatsReader(task, tree, cpu, cpuacct, memory, freezer);
+    return openReader(task, MemoryStatRefresh.EVERY_READ);
+  }
+
+  @Override
+  public CgroupStatsReader openReader(TaskId task, MemoryStatRefresh refresh) throws IOException {
+    return new V1StatsReader(task, tree, cpu, cpuacct, memory, freezer, refresh);
   }
 
   @Override

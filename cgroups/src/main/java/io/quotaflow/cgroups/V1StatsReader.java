@@ -42,8 +42,8 @@ final class V1StatsReader extends KernfsSampler {
   private long reads;
 
   V1StatsReader(TaskId task, GroupTree tree, Hierarchy cpu, Hierarchy cpuacct, Hierarchy memory,
-      Hierarchy freezer) throws IOException {
-    super(task);
+      Hierarchy freezer, MemoryStatRefresh memoryStatRefresh) throws IOException {
+    super(task, memoryStatRefresh);
     this.tree = tree;
     this.cpu = cpu;
     this.memory = memory;
@@ -88,6 +88,11 @@ final class V1StatsReader extends KernfsSampler {
     }
   }
 
+  private static long rssOf(ByteBuffer stat) {
+    long rss = KernfsParse.keyed(stat, TOTAL_RSS);
+    return rss != KernfsParse.MISSING ? rss : KernfsParse.keyed(stat, RSS);
+  }
+
   @Override
   public CgroupStats read() throws IOException {
     reads++;
@@ -108,12 +113,7 @@ final class V1StatsReader extends KernfsSampler {
     // The period only turns a quota into cores: without a quota, skip a file read per sample.
     Long periodUs = quotaUs != null && quotaUs >= 0 ? longOf(period) : null;
     Long memoryBytes = longOf(memoryUsage);
-    Long anonBytes = null;
-    if (memoryStat != null) {
-      ByteBuffer stat = content(memoryStat);
-      long rss = KernfsParse.keyed(stat, TOTAL_RSS);
-      anonBytes = boxed(rss != KernfsParse.MISSING ? rss : KernfsParse.keyed(stat, RSS));
-    }
+    Long anonBytes = anonBytes(memoryStat, memoryBytes, V1StatsReader::rssOf);
     Long peakBytes = longOf(memoryPeak);
     FreezerState state = null;
     if (freezerState != null) {

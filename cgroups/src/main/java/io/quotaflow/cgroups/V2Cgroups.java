@@ -42,7 +42,12 @@ final class V2Cgroups extends TreeCgroups {
 
   @Override
   public CgroupStatsReader openReader(TaskId task) throws IOException {
-    return new V2StatsReader(task, tree, h);
+    return openReader(task, MemoryStatRefresh.EVERY_READ);
+  }
+
+  @Override
+  public CgroupStatsReader openReader(TaskId task, MemoryStatRefresh refresh) throws IOException {
+    return new V2StatsReader(task, tree, h, refresh);
   }
 
   @Override

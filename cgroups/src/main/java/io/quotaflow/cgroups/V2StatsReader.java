@@ -25,8 +25,8 @@ final class V2StatsReader extends KernfsSampler {
   private final KernfsFile freeze;
   private final KernfsFile events;
 
-  V2StatsReader(TaskId task, GroupTree tree, Hierarchy h) throws IOException {
-    super(task);
+  V2StatsReader(TaskId task, GroupTree tree, Hierarchy h, MemoryStatRefresh memoryStatRefresh) throws IOException {
+    super(task, memoryStatRefresh);
     try {
       Path dir = tree.groupDir(h, task);
       cpuStat = open(dir, "cpu.stat");
@@ -43,6 +43,10 @@ final class V2StatsReader extends KernfsSampler {
       close();
       throw e;
     }
+  }
+
+  private static long anonOf(ByteBuffer memoryStat) {
+    return KernfsParse.keyed(memoryStat, ANON);
   }
 
   @Override
@@ -65,7 +69,7 @@ final class V2StatsReader extends KernfsSampler {
       periodUs = second < 0 ? null : boxed(KernfsParse.longAt(max, second));
     }
     Long memoryBytes = longOf(memoryCurrent);
-    Long anonBytes = memoryStat == null ? null : boxed(KernfsParse.keyed(content(memoryStat), ANON));
+    Long anonBytes = anonBytes(memoryStat, memoryBytes, V2StatsReader::anonOf);
     Long peakBytes = longOf(memoryPeak);
     FreezerState state = null;
     if (freeze != null && events != null) {

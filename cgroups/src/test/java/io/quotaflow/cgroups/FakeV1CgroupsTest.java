@@ -42,6 +42,28 @@ class FakeV1CgroupsTest {
   }
 
   @Test
+  void memoryStatIsRereadOnlyWhenTheUsageMovesOrAfterTheReadBound() throws Exception {
+    tree.file("memory/qf/job1/memory.usage_in_bytes", "1000000\n")
+        .file("memory/qf/job1/memory.stat", "rss 100\ntotal_rss 4096\n");
+    try (CgroupStatsReader reader = cgroups.openReader(job, new MemoryStatRefresh(3, 0.01))) {
+      assertThat(reader.read().memoryAnonBytes()).isEqualTo(4096);
+      tree.file("memory/qf/job1/memory.stat", "rss 100\ntotal_rss 8192\n");
+      assertThat(reader.read().memoryAnonBytes()).as("usage unchanged: the last value").isEqualTo(4096);
+      tree.file("memory/qf/job1/memory.usage_in_bytes", "1005000\n");
+      assertThat(reader.read().memoryAnonBytes()).as("usage moved 0.5 %").isEqualTo(4096);
+      assertThat(reader.read().memoryAnonBytes()).as("third read since the refresh").isEqualTo(8192);
+      tree.file("memory/qf/job1/memory.stat", "rss 100\ntotal_rss 12288\n");
+      tree.file("memory/qf/job1/memory.usage_in_bytes", "1020000\n");
+      assertThat(reader.read().memoryAnonBytes()).as("usage moved 1.5 %").isEqualTo(12288);
+    }
+    try (CgroupStatsReader everyRead = cgroups.openReader(job)) {
+      assertThat(everyRead.read().memoryAnonBytes()).isEqualTo(12288);
+      tree.file("memory/qf/job1/memory.stat", "rss 100\ntotal_rss 16384\n");
+      assertThat(everyRead.read().memoryAnonBytes()).isEqualTo(16384);
+    }
+  }
+
+  @Test
   void rereadsTheFilesItKeptOpen() throws Exception {
     try (CgroupStatsReader reader = cgroups.openReader(job)) {
       assertThat(reader.read().cpuUsageUsec()).isZero();

@@ -50,6 +50,16 @@ class RealV1CgroupsTest {
   }
 
   @Test
+  void childGroupCountFollowsTheKernelsSubdirectoryCount() throws Exception {
+    assertThat(cgroups.childGroupCount()).isZero();
+    TaskId first = sandbox.group("first");
+    sandbox.group("second");
+    assertThat(cgroups.childGroupCount()).isEqualTo(2);
+    cgroups.remove(first);
+    assertThat(cgroups.childGroupCount()).isEqualTo(1);
+  }
+
+  @Test
   void aBusyProcessAccumulatesCpuAndAnIdleOneDoesNot() throws Exception {
     TaskId busy = sandbox.group("busy");
     TaskId idle = sandbox.group("idle");

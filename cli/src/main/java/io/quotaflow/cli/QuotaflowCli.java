@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
     subcommands = {
         BrokerCommand.class,
+        CollectorCommand.class,
         StreamsCommand.class,
         EnforcerCommand.class,
         SpecCommand.class,

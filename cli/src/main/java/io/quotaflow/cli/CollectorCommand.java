@@ -1,0 +1,106 @@
+package io.quotaflow.cli;
+
+import io.quotaflow.cgroups.CgroupConfig;
+import io.quotaflow.cgroups.CgroupLayout;
+import io.quotaflow.collector.CollectorFlags;
+import io.quotaflow.collector.CollectorMain;
+import io.quotaflow.collector.CollectorSettings;
+import io.quotaflow.collector.Periods;
+import io.quotaflow.schemas.Topics;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code quotaflow collector}: the node collector, until Ctrl-C or SIGTERM. The same process as
+ * {@code io.quotaflow.collector.CollectorMain}, with picocli's help and the shared connection options.
+ */
+@Command(
+    name = "collector",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Sample the cgroups of this node's tasks every period and publish CgroupSample records,",
+        "a GONE sample when a group disappears, and NodeStatus at start and every minute.",
+        "While the broker is away, samples wait in a bounded buffer (the oldest are dropped when it is full).",
+        "Serves /metrics and /health. See docs/collector.md."})
+final class CollectorCommand implements Callable<Integer> {
+
+  @Mixin
+  ConnectionOptions connection;
+
+  @Option(names = "--node", defaultValue = "${env:QUOTAFLOW_NODE}", paramLabel = "NODE",
+      description = "This node's id, the first part of every key (env QUOTAFLOW_NODE; default: the host name up to its first dot).")
+  String node;
+
+  @Option(names = "--cgroup-root", defaultValue = "${env:QUOTAFLOW_CGROUP_ROOT:-/sys/fs/cgroup}", paramLabel = "DIR",
+      description = "Where the cgroup hierarchies are mounted (env QUOTAFLOW_CGROUP_ROOT; default ${DEFAULT-VALUE}).")
+  Path cgroupRoot;
+
+  @Option(names = "--parent", defaultValue = "${env:QUOTAFLOW_CGROUP_PARENT}", paramLabel = "NAME|/PATH",
+      description = "Parent of the task groups: a group name under this process's own group in each hierarchy, or an"
+          + " absolute cgroup path such as /batch/quotaflow (env QUOTAFLOW_CGROUP_PARENT; default: quotaflow).")
+  String parent;
+
+  @Option(names = "--layout", defaultValue = "${env:QUOTAFLOW_CGROUP_LAYOUT:-auto}", paramLabel = "v1|v2|auto",
+      description = "cgroup version to read; auto prefers the tree that holds the cpu controller (env QUOTAFLOW_CGROUP_LAYOUT;"
+          + " default ${DEFAULT-VALUE}).")
+  String layout;
+
+  @Option(names = "--period", defaultValue = "${env:QUOTAFLOW_PERIOD:-1s}", paramLabel = "DURATION",
+      description = "Sampling period, e.g. 1s, 500ms (env QUOTAFLOW_PERIOD; default ${DEFAULT-VALUE}).")
+  String period;
+
+  @Option(names = "--node-status-period", defaultValue = "${env:QUOTAFLOW_NODE_STATUS_PERIOD:-1m}", paramLabel = "DURATION",
+      description = "Period of NodeStatus records (env QUOTAFLOW_NODE_STATUS_PERIOD; default ${DEFAULT-VALUE}).")
+  String nodeStatusPeriod;
+
+  @Option(names = "--buffer", defaultValue = "${env:QUOTAFLOW_BUFFER:-" + CollectorSettings.DEFAULT_BUFFER_CAPACITY + "}",
+      paramLabel = "RECORDS",
+      description = "Records kept while the broker is away before the oldest are dropped (env QUOTAFLOW_BUFFER;"
+          + " default ${DEFAULT-VALUE}: 5 minutes of 500 groups at 1 Hz, ~15 MB).")
+  int buffer;
+
+  @Option(names = "--memory-stat-every",
+      defaultValue = "${env:QUOTAFLOW_MEMORY_STAT_EVERY:-" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY + "}", paramLabel = "N",
+      description = "Read memory.stat (anonymous memory, the costliest file) at least every N rounds, and whenever a"
+          + " group's usage moved by more than 1 %; 1 reads it every round (env QUOTAFLOW_MEMORY_STAT_EVERY;"
+          + " default ${DEFAULT-VALUE}).")
+  int memoryStatEvery;
+
+  @Option(names = "--ops-host", defaultValue = "${env:QUOTAFLOW_OPS_HOST:-" + CollectorSettings.DEFAULT_OPS_HOST + "}",
+      paramLabel = "HOST", description = "Address of /metrics and /health (env QUOTAFLOW_OPS_HOST; default ${DEFAULT-VALUE}).")
+  String opsHost;
+
+  @Option(names = "--ops-port", defaultValue = "${env:QUOTAFLOW_OPS_PORT:-" + CollectorSettings.DEFAULT_OPS_PORT + "}",
+      paramLabel = "PORT", description = "Port of /metrics and /health, 0 for any free one (env QUOTAFLOW_OPS_PORT;"
+          + " default ${DEFAULT-VALUE}).")
+  int opsPort;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    CollectorSettings settings;
+    try {
+      String nodeId = node == null || node.isBlank() ? CollectorFlags.defaultNode() : node;
+      CgroupConfig cgroups = new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout), CollectorFlags.parent(parent));
+      settings = CollectorSettings.defaults(nodeId, cgroups)
+          .withPeriod(Periods.parse(period))
+          .withNodeStatusPeriod(Periods.parse(nodeStatusPeriod))
+          .withBufferCapacity(buffer)
+          .withMemoryStatEvery(memoryStatEvery)
+          .withOps(opsHost, opsPort);
+    } catch (IllegalArgumentException | IOException e) {
+      throw new CliException(e.getMessage(), e);
+    }
+    var registry = connection.registryClient();
+    Topics topics = connection.topics(registry);
+    return CollectorMain.runUntilStopped(settings, connection.clientProperties(), topics,
+        spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+}
