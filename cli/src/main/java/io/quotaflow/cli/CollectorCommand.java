@@ -67,7 +67,7 @@ final class CollectorCommand implements Callable<Integer> {
   @Option(names = "--memory-stat-every",
       defaultValue = "${env:QUOTAFLOW_MEMORY_STAT_EVERY:-" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY + "}", paramLabel = "N",
       description = "Read memory.stat (anonymous memory, the costliest file) at least every N rounds, and whenever a"
-          + " group's usage moved by more than 1 %; 1 reads it every round (env QUOTAFLOW_MEMORY_STAT_EVERY;"
+          + " group's usage moved by more than 1 %%; 1 reads it every round (env QUOTAFLOW_MEMORY_STAT_EVERY;"
           + " default ${DEFAULT-VALUE}).")
   int memoryStatEvery;
 
