@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
     subcommands = {
         io.quotaflow.cli.bench.MemoryBench.class,
         io.quotaflow.cli.bench.PoolsBench.class,
+        io.quotaflow.cli.bench.CollectorBench.class,
     })
 public final class BenchCommand implements Runnable {
 

@@ -90,11 +90,6 @@ final class Sampler implements AutoCloseable {
     return groups;
   }
 
-  /** The {@code seq} the next sample gets. */
-  long nextSeq() {
-    return nextSeq;
-  }
-
   /**
    * Whether the parent may hold other groups than last listed. The count is read before the
    * listing, so a change after it shows in the next round.

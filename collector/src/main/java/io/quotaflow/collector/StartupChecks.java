@@ -35,7 +35,6 @@ final class StartupChecks {
 
   private StartupChecks() {}
 
-
   static Cgroups openCgroups(CollectorSettings settings) {
     try {
       return Cgroups.open(settings.cgroups());

@@ -102,7 +102,7 @@ class CollectorKafkaTest {
             last.getTsMs()) / seconds;
         LOG.info("{} {}: collector says {} cores over {} s, /proc/pid/schedstat says {}", layout, task, reported, seconds, actual);
         if (task.equals("busy")) {
-          assertThat(actual).as("the busy loop really burns CPU").isGreaterThan(0.2);
+          assertThat(actual).as("the busy loop really burns CPU (it shares two cores with the build)").isGreaterThan(0.05);
           assertThat(reported).as("busy rate, cores").isCloseTo(actual, within(0.1 * actual));
         } else {
           assertThat(actual).as("the idle process really idles").isLessThan(0.01);
