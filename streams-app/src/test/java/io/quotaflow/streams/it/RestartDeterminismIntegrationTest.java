@@ -105,6 +105,9 @@ class RestartDeterminismIntegrationTest {
       app.produce(app.topics.samples(), input.subList(input.size() / 2, input.size()));
       KafkaWait.records(kafka, app.topics.cpuDecisions(), expectedCount / 3, Duration.ofSeconds(90));
       first.close(Duration.ZERO);
+      // A killed process frees its state directory at once; an in-process kill frees it when its threads are gone.
+      KafkaWait.until(Duration.ofSeconds(60), "the killed instance to stop",
+          () -> first.state() == org.apache.kafka.streams.KafkaStreams.State.NOT_RUNNING);
       Path restartState = freshState ? Files.createDirectory(dirs.resolve(app.applicationId + "-fresh")) : state;
       try (StreamsRunner second = app.start(restartState)) {
         KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId, List.of(app.topics.samples().name()), Duration.ofSeconds(90));
