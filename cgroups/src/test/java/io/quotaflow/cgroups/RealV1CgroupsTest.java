@@ -1,6 +1,6 @@
 package io.quotaflow.cgroups;
 
-import static io.quotaflow.cgroups.RealCgroupSandbox.eventually;
+import static io.quotaflow.cgroups.Sandboxes.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,13 +22,13 @@ class RealV1CgroupsTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-  RealCgroupSandbox sandbox;
+  CgroupSandbox sandbox;
   Cgroups cgroups;
 
   @BeforeEach
   void openSandbox() throws IOException {
-    sandbox = RealCgroupSandbox.openOrSkip(CgroupLayout.V1);
-    cgroups = sandbox.cgroups;
+    sandbox = Sandboxes.openOrSkip(CgroupLayout.V1);
+    cgroups = sandbox.cgroups();
     assertThat(cgroups.version()).isEqualTo(CgroupVersion.V1);
     assertThat(cgroups.cpuSettingsSupported()).isTrue();
     assertThat(cgroups.freezerSupported()).isTrue();
@@ -84,7 +84,7 @@ class RealV1CgroupsTest {
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {
       assertThat(procCgroup.lines().filter(l -> l.split(":")[1].equals(controller)))
           .as("%s line of /proc/pid/cgroup", controller)
-          .singleElement().asString().endsWith("/" + sandbox.parentName + "/busy");
+          .singleElement().asString().endsWith("/" + sandbox.parentName() + "/busy");
     }
     assertThat(cgroups.discover().tasks()).containsExactly(busy, idle);
   }
@@ -205,7 +205,7 @@ class RealV1CgroupsTest {
   void memoryCountersFollowAnAllocatingProcess() throws Exception {
     TaskId task = sandbox.group("memory");
     // Holds ~16 MB of anonymous memory in a shell variable, then waits.
-    sandbox.spawn(task, "x=$(head -c 16000000 /dev/zero | tr '\\0' a); read wait");
+    sandbox.spawnShell(task, "x=$(head -c 16000000 /dev/zero | tr '\\0' a); read wait");
     try (CgroupStatsReader reader = cgroups.openReader(task)) {
       assertThat(eventually(PATIENCE, () -> read(reader).memoryAnonBytes() >= 16_000_000)).isTrue();
       CgroupStats stats = reader.read();
@@ -229,7 +229,7 @@ class RealV1CgroupsTest {
           });
       assertThat(cgroups.exists(task)).isTrue();
 
-      RealCgroupSandbox.kill(process);
+      CgroupSandbox.kill(process);
       assertThat(eventually(PATIENCE, () -> {
         try {
           return cgroups.remove(task);

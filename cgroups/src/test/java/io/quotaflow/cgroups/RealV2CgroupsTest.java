@@ -1,6 +1,6 @@
 package io.quotaflow.cgroups;
 
-import static io.quotaflow.cgroups.RealCgroupSandbox.eventually;
+import static io.quotaflow.cgroups.Sandboxes.eventually;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -23,13 +23,13 @@ class RealV2CgroupsTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(30);
 
-  RealCgroupSandbox sandbox;
+  CgroupSandbox sandbox;
   Cgroups cgroups;
 
   @BeforeEach
   void openSandbox() throws IOException {
-    sandbox = RealCgroupSandbox.openOrSkip(CgroupLayout.V2);
-    cgroups = sandbox.cgroups;
+    sandbox = Sandboxes.openOrSkip(CgroupLayout.V2);
+    cgroups = sandbox.cgroups();
     assertThat(cgroups.version()).isEqualTo(CgroupVersion.V2);
   }
 
@@ -73,7 +73,7 @@ class RealV2CgroupsTest {
     }
     String procCgroup = Files.readString(Path.of("/proc/" + process.pid() + "/cgroup"));
     assertThat(procCgroup.lines().filter(l -> l.startsWith("0::")))
-        .singleElement().asString().endsWith("/" + sandbox.parentName + "/busy");
+        .singleElement().asString().endsWith("/" + sandbox.parentName() + "/busy");
     assertThat(cgroups.discover().tasks()).containsExactly(busy, idle);
   }
 
@@ -145,7 +145,7 @@ class RealV2CgroupsTest {
     Process process = sandbox.idle(task);
     assertThatThrownBy(() -> cgroups.remove(task)).isInstanceOfSatisfying(CgroupWriteException.class,
         e -> assertThat(e.error()).isEqualTo(KernelError.EBUSY));
-    RealCgroupSandbox.kill(process);
+    CgroupSandbox.kill(process);
   }
 
   @Test

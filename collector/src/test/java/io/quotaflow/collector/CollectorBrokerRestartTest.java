@@ -2,6 +2,8 @@ package io.quotaflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedKafka;
@@ -43,7 +45,7 @@ class CollectorBrokerRestartTest {
 
   @BeforeEach
   void setUp() throws Exception {
-    sandbox = CgroupSandbox.openOrSkip(CgroupLayout.AUTO);
+    sandbox = Sandboxes.openOrSkip(CgroupLayout.AUTO);
     sandbox.group("alpha");
     sandbox.group("beta");
     brokerSettings = BrokerSettings.defaults().withDataDir(dataDir)
@@ -67,7 +69,7 @@ class CollectorBrokerRestartTest {
       CollectorMetrics[] metricsOut) {
     KafkaEnv own = new KafkaEnv(broker.bootstrapServers(), shared.registryUrl());
     Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("restart"), 2, true), shared.registryClient());
-    CollectorSettings settings = CollectorSettings.defaults("node-r", sandbox.config).withPeriod(PERIOD)
+    CollectorSettings settings = CollectorSettings.defaults("node-r", sandbox.config()).withPeriod(PERIOD)
         .withBufferCapacity(bufferCapacity).withOps("127.0.0.1", 0);
     try (Collector collector = Collector.start(settings, own.clientConfig(), topics)) {
       metricsOut[0] = collector.metrics();

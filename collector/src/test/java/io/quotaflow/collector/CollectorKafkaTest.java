@@ -3,6 +3,8 @@ package io.quotaflow.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.embedded.junit.KafkaEnv;
@@ -57,7 +59,7 @@ class CollectorKafkaTest {
   }
 
   CollectorSettings settings(String node) {
-    return CollectorSettings.defaults(node, sandbox.config).withPeriod(PERIOD).withOps("127.0.0.1", 0);
+    return CollectorSettings.defaults(node, sandbox.config()).withPeriod(PERIOD).withOps("127.0.0.1", 0);
   }
 
   static List<CgroupSample> samplesUntil(KafkaEnv kafka, Topic<String, CgroupSample> topic,
@@ -82,7 +84,7 @@ class CollectorKafkaTest {
   @ParameterizedTest
   @EnumSource(value = CgroupLayout.class, names = {"V1", "V2"})
   void usageRatesAreWithinTenPercentOfWhatTheProcessesBurn(CgroupLayout layout, KafkaEnv kafka) throws Exception {
-    sandbox = CgroupSandbox.openOrSkip(layout);
+    sandbox = Sandboxes.openOrSkip(layout);
     Process busy = sandbox.busy(sandbox.group("busy"));
     Process idle = sandbox.idle(sandbox.group("idle"));
     Topics topics = topics(kafka);
@@ -115,7 +117,7 @@ class CollectorKafkaTest {
   @Test
   void samplesAreKeyedAndPartitionedByNodeWithConsecutiveSeqAndAGoneSampleEndsARemovedGroup(KafkaEnv kafka)
       throws Exception {
-    sandbox = CgroupSandbox.openOrSkip(CgroupLayout.AUTO);
+    sandbox = Sandboxes.openOrSkip(CgroupLayout.AUTO);
     TaskId doomed = sandbox.group("doomed");
     sandbox.group("stays");
     Process process = sandbox.idle(doomed);
@@ -152,7 +154,7 @@ class CollectorKafkaTest {
 
   @Test
   void announcesTheNodeAndServesMetricsAndHealth(KafkaEnv kafka) throws Exception {
-    sandbox = CgroupSandbox.openOrSkip(CgroupLayout.AUTO);
+    sandbox = Sandboxes.openOrSkip(CgroupLayout.AUTO);
     sandbox.group("one");
     Topics topics = topics(kafka);
     HttpClient http = HttpClient.newHttpClient();
@@ -164,7 +166,7 @@ class CollectorKafkaTest {
       assertThat(status.getMemoryTotalBytes()).isEqualTo(facts.memoryTotalBytes());
       assertThat(status.getCpus()).isEqualTo(facts.cpus());
       assertThat(status.getThreadsPerCore()).isEqualTo(facts.threadsPerCore());
-      assertThat(status.getCgroupVersion()).isEqualTo(sandbox.cgroups.version() == io.quotaflow.cgroups.CgroupVersion.V1 ? 1 : 2);
+      assertThat(status.getCgroupVersion()).isEqualTo(sandbox.cgroups().version() == io.quotaflow.cgroups.CgroupVersion.V1 ? 1 : 2);
 
       KafkaWait.until(PATIENCE, "a published sample", () -> collector.metrics().samplesPublished() > 0);
       URI base = URI.create("http://127.0.0.1:" + collector.opsPort());

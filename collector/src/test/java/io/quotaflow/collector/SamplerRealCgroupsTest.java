@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.MemoryStatRefresh;
 import io.quotaflow.cgroups.TaskId;
@@ -35,8 +37,8 @@ class SamplerRealCgroupsTest {
   Sampler sampler;
 
   void open(CgroupLayout layout) throws Exception {
-    sandbox = CgroupSandbox.openOrSkip(layout);
-    sampler = new Sampler(sandbox.cgroups, MemoryStatRefresh.EVERY_READ, new SampleBuilder("node-a"), clock::incrementAndGet, (key, sample) -> {
+    sandbox = Sandboxes.openOrSkip(layout);
+    sampler = new Sampler(sandbox.cgroups(), MemoryStatRefresh.EVERY_READ, new SampleBuilder("node-a"), clock::incrementAndGet, (key, sample) -> {
       keys.add(key);
       samples.add(sample);
     }, metrics);
@@ -142,7 +144,7 @@ class SamplerRealCgroupsTest {
     assertThat(tasks(round())).containsExactly("first", "other");
     sandbox.remove(first);
     sandbox.group("second");
-    assertThat(sandbox.cgroups.childGroupCount()).isEqualTo(2);
+    assertThat(sandbox.cgroups().childGroupCount()).isEqualTo(2);
     // The read of "first" fails (ENODEV): GONE now, and the listing next round finds "second".
     assertThat(round()).extracting(CgroupSample::getTask, CgroupSample::getState)
         .containsExactly(tuple("first", SampleState.GONE),
@@ -157,9 +159,9 @@ class SamplerRealCgroupsTest {
     TaskId task = sandbox.group("paused");
     sandbox.idle(task);
     assertThat(round().get(0).getState()).isEqualTo(SampleState.RUNNING);
-    sandbox.cgroups.freeze(task, PATIENCE);
+    sandbox.cgroups().freeze(task, PATIENCE);
     assertThat(round().get(0).getState()).isEqualTo(SampleState.FROZEN);
-    sandbox.cgroups.thaw(task, PATIENCE);
+    sandbox.cgroups().thaw(task, PATIENCE);
     assertThat(round().get(0).getState()).isEqualTo(SampleState.RUNNING);
   }
 }

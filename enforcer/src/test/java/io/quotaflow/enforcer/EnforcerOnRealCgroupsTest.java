@@ -6,6 +6,8 @@ import static io.quotaflow.enforcer.EnforcerFixture.answers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CpuSettings;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.embedded.junit.KafkaEnv;
@@ -46,7 +48,7 @@ class EnforcerOnRealCgroupsTest {
 
   @BeforeEach
   void setUp(KafkaEnv env) throws Exception {
-    sandbox = CgroupSandbox.openOrSkip();
+    sandbox = Sandboxes.openV1WithFreezerOrSkip();
     kafka = new EnforcerFixture(env);
     stateFile = dir.resolve("node-a.json");
   }
@@ -176,7 +178,7 @@ class EnforcerOnRealCgroupsTest {
   void offRestoresTheValuesFromBeforeQuotaflowFirstWroteAndOnReappliesTheLatestDecision() throws Exception {
     TaskId job = sandbox.group("job-1");
     // Not the kernel's defaults: the restore must put back what the group had, not what groups start with.
-    sandbox.cgroups.applyCpu(job, new CpuSettings(700, 68, 30_000, 100_000));
+    sandbox.cgroups().applyCpu(job, new CpuSettings(700, 68, 30_000, 100_000));
     kafka.start(sandbox.config(), stateFile);
 
     assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, 50_000)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
@@ -302,7 +304,7 @@ class EnforcerOnRealCgroupsTest {
   @Test
   void aFrozenTaskIsThawedByTheEnforcerWhenItsLeaseRunsOut() throws Exception {
     TaskId sleeper = sandbox.group("sleeper");
-    sandbox.spawn(sleeper, "exec sleep 600");
+    sandbox.spawnShell(sleeper, "exec sleep 600");
     kafka.start(sandbox.config(), stateFile);
 
     RecordMetadata freeze = kafka.freeze("sleeper", FreezeAction.FREEZE, 1_500L);
@@ -326,7 +328,7 @@ class EnforcerOnRealCgroupsTest {
   @Test
   void offThawsAtOnceWhatItFrozeAndFreezesNothingNew() throws Exception {
     TaskId sleeper = sandbox.group("sleeper");
-    sandbox.spawn(sleeper, "exec sleep 600");
+    sandbox.spawnShell(sleeper, "exec sleep 600");
     kafka.start(sandbox.config(), stateFile);
     assertThat(kafka.awaitAnswer(kafka.freeze("sleeper", FreezeAction.FREEZE, 600_000L)).getStatus())
         .isEqualTo(EnforcementStatus.APPLIED);
@@ -350,7 +352,7 @@ class EnforcerOnRealCgroupsTest {
   void itNeverThawsAGroupItDidNotFreeze() throws Exception {
     TaskId foreign = sandbox.group("foreign");
     TaskId own = sandbox.group("own");
-    sandbox.cgroups.freeze(foreign, Duration.ofSeconds(10)); // the job system's own pause
+    sandbox.cgroups().freeze(foreign, Duration.ofSeconds(10)); // the job system's own pause
     kafka.start(sandbox.config(), stateFile, false, Duration.ZERO, null);
 
     EnforcementResult thaw = kafka.awaitAnswer(kafka.freeze("foreign", FreezeAction.THAW, null));

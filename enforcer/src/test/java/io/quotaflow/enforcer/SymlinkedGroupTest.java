@@ -3,6 +3,8 @@ package io.quotaflow.enforcer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
@@ -66,7 +68,7 @@ class SymlinkedGroupTest {
 
   @Test
   void cgroupfsItselfRefusesSymlinks() throws Exception {
-    try (CgroupSandbox sandbox = CgroupSandbox.openOrSkip()) {
+    try (CgroupSandbox sandbox = Sandboxes.openV1WithFreezerOrSkip()) {
       Path parent = sandbox.parentDir("cpu");
       assertThatThrownBy(() -> Files.createSymbolicLink(parent.resolve("evil"), root))
           .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
