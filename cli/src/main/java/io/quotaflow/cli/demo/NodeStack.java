@@ -1,0 +1,130 @@
+package io.quotaflow.cli.demo;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cgroups.CgroupConfig;
+import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.collector.Collector;
+import io.quotaflow.collector.CollectorSettings;
+import io.quotaflow.enforcer.Enforcer;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.streams.topology.StreamsRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The whole pipeline for one node in this JVM, against a broker and registry: the streams app,
+ * the node's collector and its enforcer, each the production component started through its own
+ * {@code start}. The demo runs it, and the end-to-end tests drive real processes through it.
+ */
+public final class NodeStack implements AutoCloseable {
+
+  /**
+   * @param clientProperties Kafka client settings (bootstrap and any SASL/TLS) for every component
+   * @param topics topic names and partition count
+   * @param node this node's id
+   * @param cgroups where the node's task groups live
+   * @param workDir the streams state directory and the enforcer's state file go under it
+   * @param samplePeriod the collector's sampling period
+   * @param commitInterval the streams app's commit interval: decisions become visible at each commit
+   */
+  public record Settings(Map<String, Object> clientProperties, Topics.Settings topics, String node,
+      CgroupConfig cgroups, Path workDir, Duration samplePeriod, Duration commitInterval) {
+
+    public Settings {
+      clientProperties = Map.copyOf(clientProperties);
+    }
+  }
+
+  private static final Duration STREAMS_START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final StreamsRunner streams;
+  private final Collector collector;
+  private final Enforcer enforcer;
+
+  private NodeStack(StreamsRunner streams, Collector collector, Enforcer enforcer) {
+    this.streams = streams;
+    this.collector = collector;
+    this.enforcer = enforcer;
+  }
+
+  /**
+   * Starts the streams app (creating the topics), waits until it runs, then the collector and the
+   * enforcer. Whatever started is closed again when a later part fails.
+   */
+  public static NodeStack start(Settings settings, SchemaRegistryClient registry, MeterRegistry meters)
+      throws IOException, InterruptedException {
+    Files.createDirectories(settings.workDir());
+    Map<String, Object> overrides = new HashMap<>();
+    overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-" + settings.node());
+    overrides.put(StreamsConfig.STATE_DIR_CONFIG, settings.workDir().resolve("streams").toString());
+    overrides.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
+    StreamsRunner streams = StreamsRunner.start(
+        new StreamsRunner.Settings(settings.clientProperties(), overrides, settings.topics(), Optional.empty()),
+        registry, meters);
+    List<AutoCloseable> started = new ArrayList<>(List.of(streams));
+    try {
+      if (!streams.awaitRunning(STREAMS_START_TIMEOUT)) {
+        throw new IllegalStateException("the streams app did not reach RUNNING within "
+            + STREAMS_START_TIMEOUT.toSeconds() + " s (state " + streams.state() + ")");
+      }
+      Collector collector = Collector.start(
+          CollectorSettings.defaults(settings.node(), settings.cgroups())
+              .withPeriod(settings.samplePeriod())
+              .withOps("127.0.0.1", 0),
+          settings.clientProperties(), Topics.create(settings.topics(), registry));
+      started.add(collector);
+      Enforcer enforcer = Enforcer.start(
+          new Enforcer.Settings(settings.node(), false, settings.workDir().resolve("enforcer-state.json"),
+              Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT,
+              settings.clientProperties()),
+          Cgroups.open(settings.cgroups()), Topics.create(settings.topics(), registry), meters);
+      return new NodeStack(streams, collector, enforcer);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      Collections.reverse(started);
+      closeAll(started, e);
+      throw e;
+    }
+  }
+
+  public StreamsRunner streams() {
+    return streams;
+  }
+
+  public Collector collector() {
+    return collector;
+  }
+
+  public Enforcer enforcer() {
+    return enforcer;
+  }
+
+  /** Stops sampling first, then enforcing, then the streams app after its last commit. */
+  @Override
+  public void close() {
+    RuntimeException failure = new RuntimeException("closing the node stack failed");
+    closeAll(List.of(collector, enforcer, streams), failure);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
+    }
+  }
+
+  private static void closeAll(List<AutoCloseable> parts, Throwable failure) {
+    for (AutoCloseable part : parts) {
+      try {
+        part.close();
+      } catch (Exception e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+}
