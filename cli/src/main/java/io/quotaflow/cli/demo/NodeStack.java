@@ -47,11 +47,18 @@ public final class NodeStack implements AutoCloseable {
 
   private static final Duration STREAMS_START_TIMEOUT = Duration.ofSeconds(60);
 
+  private final Settings settings;
+  private final SchemaRegistryClient registry;
+  private final MeterRegistry meters;
   private final StreamsRunner streams;
   private final Collector collector;
-  private final Enforcer enforcer;
+  private volatile Enforcer enforcer;
 
-  private NodeStack(StreamsRunner streams, Collector collector, Enforcer enforcer) {
+  private NodeStack(Settings settings, SchemaRegistryClient registry, MeterRegistry meters, StreamsRunner streams,
+      Collector collector, Enforcer enforcer) {
+    this.settings = settings;
+    this.registry = registry;
+    this.meters = meters;
     this.streams = streams;
     this.collector = collector;
     this.enforcer = enforcer;
@@ -65,7 +72,8 @@ public final class NodeStack implements AutoCloseable {
       throws IOException, InterruptedException {
     Files.createDirectories(settings.workDir());
     Map<String, Object> overrides = new HashMap<>();
-    overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-" + settings.node());
+    // One application per topic set, so stacks on one broker with their own topics never share a group.
+    overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, settings.topics().prefix() + "streams");
     overrides.put(StreamsConfig.STATE_DIR_CONFIG, settings.workDir().resolve("streams").toString());
     overrides.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitInterval().toMillis());
     StreamsRunner streams = StreamsRunner.start(
@@ -83,17 +91,33 @@ public final class NodeStack implements AutoCloseable {
               .withOps("127.0.0.1", 0),
           settings.clientProperties(), Topics.create(settings.topics(), registry));
       started.add(collector);
-      Enforcer enforcer = Enforcer.start(
-          new Enforcer.Settings(settings.node(), false, settings.workDir().resolve("enforcer-state.json"),
-              Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT,
-              settings.clientProperties()),
-          Cgroups.open(settings.cgroups()), Topics.create(settings.topics(), registry), meters);
-      return new NodeStack(streams, collector, enforcer);
+      Enforcer enforcer = startEnforcer(settings, registry, meters);
+      return new NodeStack(settings, registry, meters, streams, collector, enforcer);
     } catch (IOException | InterruptedException | RuntimeException e) {
       Collections.reverse(started);
       closeAll(started, e);
       throw e;
     }
+  }
+
+  private static Enforcer startEnforcer(Settings settings, SchemaRegistryClient registry, MeterRegistry meters)
+      throws IOException {
+    return Enforcer.start(
+        new Enforcer.Settings(settings.node(), false, settings.workDir().resolve("enforcer-state.json"),
+            Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT,
+            settings.clientProperties()),
+        Cgroups.open(settings.cgroups()), Topics.create(settings.topics(), registry), meters);
+  }
+
+  /** Stops the enforcer alone, as a node agent restart would; samples and decisions go on. */
+  public void stopEnforcer() {
+    enforcer.close();
+  }
+
+  /** Starts a new enforcer on the same state file: it catches up on the decision topics and reconciles every group. */
+  public Enforcer startEnforcer() throws IOException {
+    enforcer = startEnforcer(settings, registry, meters);
+    return enforcer;
   }
 
   public StreamsRunner streams() {
