@@ -10,16 +10,16 @@ import java.nio.file.Path;
  * A temp directory laid out like cgroupfs, for formats and safety. Plain files do not behave like
  * kernfs (no normalisation, no errors, no ENODEV), so kernel behaviour is tested on real cgroups.
  */
-final class FakeTree {
+public final class FakeTree {
 
-  final Path root;
+  public final Path root;
 
-  FakeTree(Path root) {
+  public FakeTree(Path root) {
     this.root = root;
   }
 
   /** v1 hierarchies cpu, cpuacct, memory, freezer, each with {@code parent} created. */
-  static FakeTree v1(Path root, String parent) {
+  public static FakeTree v1(Path root, String parent) {
     FakeTree tree = new FakeTree(root);
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {
       tree.file(controller + "/cgroup.procs", "");
@@ -36,7 +36,7 @@ final class FakeTree {
    * A hybrid v2 tree under {@code unified} offering {@code controllers}, with {@code parent}
    * enabling {@code subtree} for its children.
    */
-  static FakeTree v2(Path root, String parent, String controllers, String subtree) {
+  public static FakeTree v2(Path root, String parent, String controllers, String subtree) {
     FakeTree tree = new FakeTree(root);
     tree.file("unified/cgroup.controllers", controllers + "\n");
     tree.file("unified/cgroup.procs", "");
@@ -45,7 +45,7 @@ final class FakeTree {
   }
 
   /** Creates a v1 group directory with the files the backend reads, at kernel defaults. */
-  FakeTree v1Group(String controller, String path) {
+  public FakeTree v1Group(String controller, String path) {
     switch (controller) {
       case "cpu" -> {
         file("cpu/" + path + "/cpu.shares", "1024\n");
@@ -66,7 +66,7 @@ final class FakeTree {
     return this;
   }
 
-  FakeTree v1Task(String parent, String task) {
+  public FakeTree v1Task(String parent, String task) {
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {
       v1Group(controller, parent + "/" + task);
     }
@@ -74,7 +74,7 @@ final class FakeTree {
   }
 
   /** A v2 group; cpu and memory files only when the parent enables those controllers. */
-  FakeTree v2Task(String parent, String task, boolean cpu, boolean memory) {
+  public FakeTree v2Task(String parent, String task, boolean cpu, boolean memory) {
     String dir = "unified/" + parent + "/" + task + "/";
     file(dir + "cgroup.procs", "");
     file(dir + "cgroup.freeze", "0\n");
@@ -93,7 +93,7 @@ final class FakeTree {
   }
 
   /** Writes in place (same inode), as a kernel update would appear to an open file. */
-  FakeTree file(String relative, String content) {
+  public FakeTree file(String relative, String content) {
     try {
       Path path = root.resolve(relative);
       Files.createDirectories(path.getParent());
@@ -104,7 +104,7 @@ final class FakeTree {
     }
   }
 
-  String read(String relative) {
+  public String read(String relative) {
     try {
       return Files.readString(root.resolve(relative), StandardCharsets.US_ASCII);
     } catch (IOException e) {
@@ -112,11 +112,11 @@ final class FakeTree {
     }
   }
 
-  Path path(String relative) {
+  public Path path(String relative) {
     return root.resolve(relative);
   }
 
-  Cgroups open(CgroupLayout layout, String parent) throws IOException {
+  public Cgroups open(CgroupLayout layout, String parent) throws IOException {
     return Cgroups.open(new CgroupConfig(root, layout, CgroupParent.at(parent)));
   }
 }

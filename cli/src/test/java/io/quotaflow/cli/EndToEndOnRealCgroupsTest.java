@@ -45,15 +45,15 @@ class EndToEndOnRealCgroupsTest {
   private static final Duration PATIENCE = Duration.ofSeconds(60);
   /**
    * A monitor that reacts within seconds: a vote every sample, a quick average, steps of ×0.7 down
-   * to a floor of 0.1 CPU. The lower bound is low enough that a busy process sharing two cores
-   * with a build still votes to keep its limit.
+   * to a floor of 0.1 CPU. The lower bound is low enough that a busy process getting only a tenth
+   * of a core (two cores shared with a build and other tests) still votes to keep its limit.
    */
-  private static final List<String> QUICK_RECLAIM = List.of(
+  static final List<String> QUICK_RECLAIM = List.of(
       "ncpus=1", "cpu_limit=1",
       "job_cpu_monitor.enable_cpu_reclaim=true",
       "job_cpu_monitor.check_period_ms=200",
       "job_cpu_monitor.smoothing_factor=0.5",
-      "job_cpu_monitor.relative_lower_bound=0.3",
+      "job_cpu_monitor.relative_lower_bound=0.1",
       "job_cpu_monitor.decrease_coefficient=0.7",
       "job_cpu_monitor.min_cpu_limit=0.1");
 
@@ -96,25 +96,20 @@ class EndToEndOnRealCgroupsTest {
     spec(busy, QUICK_RECLAIM);
     spec(idle, QUICK_RECLAIM);
     start(CgroupLayout.V1);
-    // The kernel's 1024 until the first decisions (a hard limit of 1 CPU) are written.
-    KafkaWait.until(PATIENCE, "the first decisions in both groups", () -> shares(busy) == 1000 && shares(idle) == 1000);
-
-    List<Integer> idleShares = new ArrayList<>();
-    List<Integer> busyShares = new ArrayList<>();
+    Readings idleShares = new Readings();
+    Readings busyShares = new Readings();
     KafkaWait.until(PATIENCE, "the idle task's cpu.shares to reach its floor of 100", () -> {
-      record(idleShares, shares(idle));
-      record(busyShares, shares(busy));
-      return !idleShares.isEmpty() && idleShares.get(idleShares.size() - 1) == 100;
+      busyShares.add(shares(busy));
+      return idleShares.add(shares(idle)) == 100;
     });
 
-    // 1000 shares per CPU of soft limit, ×0.7 a step down to the floor of 0.1 CPU: 1000, 700, 489, 342, … 100.
-    assertThat(idleShares.get(0)).isEqualTo(1000);
-    assertThat(idleShares).as("every step the file went through").hasSizeGreaterThanOrEqualTo(7);
-    for (int i = 1; i < idleShares.size() - 1; i++) {
-      assertThat(idleShares.get(i) / (double) idleShares.get(i - 1)).as("step %d of %s", i, idleShares)
-          .isBetween(0.69, 0.71);
-    }
-    assertThat(busyShares).containsOnly(1000);
+    // After the kernel's 1024: 1000, 700, 489, 342, 240, 168, 117, 100. Polling may miss a step
+    // held only briefly (the first decisions come in a burst while the app catches up on samples
+    // sent during its start), never see one off the ladder or out of order.
+    List<Integer> ladder = Readings.sharesLadder(1.0, 0.7, 0.1);
+    assertThat(idleShares.stepsAfter(1024)).isSubsetOf(ladder).isSortedAccordingTo((a, b) -> Integer.compare(b, a))
+        .endsWith(100).hasSizeGreaterThanOrEqualTo(5);
+    assertThat(busyShares.stepsAfter(1024)).containsExactly(1000);
   }
 
   @Test
@@ -132,14 +127,10 @@ class EndToEndOnRealCgroupsTest {
     int low = shares(task);
     Files.createFile(go);
 
-    List<Integer> climb = new ArrayList<>();
-    KafkaWait.until(PATIENCE, "the busy task's cpu.shares to climb back to 1000", () -> {
-      record(climb, shares(task));
-      return climb.get(climb.size() - 1) == 1000;
-    });
-    assertThat(climb.get(0)).isLessThanOrEqualTo(low);
-    assertThat(climb).isSorted();
-    assertThat(climb.stream().distinct().count()).as("steps of ×1.45 on the way up: %s", climb).isGreaterThanOrEqualTo(3);
+    Readings climb = new Readings();
+    KafkaWait.until(PATIENCE, "the busy task's cpu.shares to climb back to 1000", () -> climb.add(shares(task)) == 1000);
+    assertThat(climb.steps().get(0)).isLessThanOrEqualTo(low);
+    assertThat(climb.steps()).as("steps of ×1.45 on the way up").isSorted().hasSizeGreaterThanOrEqualTo(3);
   }
 
   @Test
@@ -185,17 +176,21 @@ class EndToEndOnRealCgroupsTest {
     sandbox.busy(busy);
     sandbox.idle(idle);
     cluster("enforcement=ON");
+    // A floor of 0.01 CPU: a ladder of 14 steps, so the idle task is still being stepped down after the restart.
+    List<String> longLadder = new ArrayList<>(QUICK_RECLAIM);
+    longLadder.add("job_cpu_monitor.min_cpu_limit=0.01");
     spec(busy, QUICK_RECLAIM);
-    spec(idle, QUICK_RECLAIM);
+    spec(idle, longLadder);
     start(CgroupLayout.V1);
-    KafkaWait.until(PATIENCE, "the idle task's first step down", () -> shares(idle) == 700);
+    KafkaWait.until(PATIENCE, "the idle task's first steps down", () -> shares(idle) <= 700);
 
     stack.stopEnforcer();
+    long decidedAtStop = decision(idle).getCgroup().getShares();
     // While the enforcer is away someone else writes both groups, and the idle task keeps being decided.
     write(busy, "cpu.shares", "5000");
     write(idle, "cpu.shares", "5000");
     KafkaWait.until(PATIENCE, "a decision the stopped enforcer did not see",
-        () -> latest(topics.cpuDecisions()).get(key(idle)).getCgroup().getShares() < 490);
+        () -> decision(idle).getCgroup().getShares() < decidedAtStop);
     assertThat(shares(idle)).isEqualTo(5000);
 
     stack.startEnforcer();
@@ -205,7 +200,7 @@ class EndToEndOnRealCgroupsTest {
           && shares(idle) == decisions.get(key(idle)).getCgroup().getShares();
     });
     assertThat(shares(busy)).isEqualTo(1000);
-    assertThat(shares(idle)).isLessThan(490);
+    assertThat(shares(idle)).isLessThan((int) decidedAtStop);
   }
 
   @Test
@@ -277,20 +272,13 @@ class EndToEndOnRealCgroupsTest {
   private void cluster(String... assignments) {
     List<String> args = new ArrayList<>(List.of("cluster", "set"));
     args.addAll(List.of(assignments));
-    cli(args);
+    new OperatorTool(kafka, prefix, PARTITIONS).run(args);
   }
 
   private void spec(TaskId task, List<String> assignments) {
     List<String> args = new ArrayList<>(List.of("spec", "set", key(task)));
     args.addAll(assignments);
-    cli(args);
-  }
-
-  private void cli(List<String> args) {
-    List<String> all = new ArrayList<>(args);
-    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(),
-        "--topic-prefix", prefix, "--partitions", String.valueOf(PARTITIONS)));
-    assertThat(QuotaflowCli.run(all.toArray(String[]::new))).as("quotaflow %s", all).isZero();
+    new OperatorTool(kafka, prefix, PARTITIONS).run(args);
   }
 
   private static String key(TaskId task) {
@@ -303,13 +291,6 @@ class EndToEndOnRealCgroupsTest {
 
   private CpuDecision decision(TaskId task) {
     return latest(topics.cpuDecisions()).get(key(task));
-  }
-
-  /** Appends a reading when it differs from the last one: the steps the file went through. */
-  private static void record(List<Integer> steps, int value) {
-    if (steps.isEmpty() || steps.get(steps.size() - 1) != value) {
-      steps.add(value);
-    }
   }
 
   private int shares(TaskId task) {

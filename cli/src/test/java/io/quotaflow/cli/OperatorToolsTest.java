@@ -20,10 +20,7 @@ import org.junit.jupiter.api.Test;
 class OperatorToolsTest {
 
   private static int cli(KafkaEnv kafka, String prefix, String... args) {
-    List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(), "--topic-prefix", prefix,
-        "--partitions", "3"));
-    return QuotaflowCli.run(all.toArray(String[]::new));
+    return new OperatorTool(kafka, prefix, 3).exitCode(List.of(args));
   }
 
   private static <V> Map<String, V> latest(KafkaEnv kafka, io.quotaflow.schemas.Topic<String, V> topic) {
