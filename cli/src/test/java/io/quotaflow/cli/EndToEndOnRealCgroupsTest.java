@@ -88,13 +88,9 @@ class EndToEndOnRealCgroupsTest {
   @Test
   void anIdleProcessLosesSharesStepByStepWhileABusyOneKeepsItsOwn() throws Exception {
     sandbox = Sandboxes.openV1WithFreezerOrSkip();
-    TaskId busy = sandbox.group("busy");
-    TaskId idle = sandbox.group("idle");
-    sandbox.busy(busy);
-    sandbox.idle(idle);
-    cluster("enforcement=ON");
-    spec(busy, QUICK_RECLAIM);
-    spec(idle, QUICK_RECLAIM);
+    BusyAndIdle tasks = busyAndIdleWithQuickReclaim();
+    TaskId busy = tasks.busy();
+    TaskId idle = tasks.idle();
     start(CgroupLayout.V1);
     Readings idleShares = new Readings();
     Readings busyShares = new Readings();
@@ -171,16 +167,11 @@ class EndToEndOnRealCgroupsTest {
   @Test
   void aRestartedEnforcerReconcilesEveryGroupWithTheLatestDecisions() throws Exception {
     sandbox = Sandboxes.openV1WithFreezerOrSkip();
-    TaskId busy = sandbox.group("busy");
-    TaskId idle = sandbox.group("idle");
-    sandbox.busy(busy);
-    sandbox.idle(idle);
-    cluster("enforcement=ON");
+    BusyAndIdle tasks = busyAndIdleWithQuickReclaim();
+    TaskId busy = tasks.busy();
+    TaskId idle = tasks.idle();
     // A floor of 0.01 CPU: a ladder of 14 steps, so the idle task is still being stepped down after the restart.
-    List<String> longLadder = new ArrayList<>(QUICK_RECLAIM);
-    longLadder.add("job_cpu_monitor.min_cpu_limit=0.01");
-    spec(busy, QUICK_RECLAIM);
-    spec(idle, longLadder);
+    spec(idle, List.of("job_cpu_monitor.min_cpu_limit=0.01"));
     start(CgroupLayout.V1);
     KafkaWait.until(PATIENCE, "the idle task's first steps down", () -> shares(idle) <= 700);
 
@@ -206,8 +197,7 @@ class EndToEndOnRealCgroupsTest {
   @Test
   void theKillSwitchOffPutsBackTheValuesFromBeforeQuotaflow() throws Exception {
     sandbox = Sandboxes.openV1WithFreezerOrSkip();
-    TaskId idle = sandbox.group("idle");
-    sandbox.idle(idle);
+    TaskId idle = idleTask();
     write(idle, "cpu.shares", "777");
     write(idle, "cpu.cfs_quota_us", "300000");
     cluster("enforcement=ON", "enforce_per_period_quota=true");
@@ -224,13 +214,9 @@ class EndToEndOnRealCgroupsTest {
   @Test
   void onTheV2TreeSamplesFromCpuStatDriveDecisionsAndAFreezeStopsTheProcess() throws Exception {
     sandbox = Sandboxes.openOrSkip(CgroupLayout.V2);
-    TaskId busy = sandbox.group("busy");
-    TaskId idle = sandbox.group("idle");
-    sandbox.busy(busy);
-    sandbox.idle(idle);
-    cluster("enforcement=ON");
-    spec(busy, QUICK_RECLAIM);
-    spec(idle, QUICK_RECLAIM);
+    BusyAndIdle tasks = busyAndIdleWithQuickReclaim();
+    TaskId busy = tasks.busy();
+    TaskId idle = tasks.idle();
     start(CgroupLayout.V2);
 
     // The collector reads usage_usec from cpu.stat; the monitor sees the idle task idle and steps it down.
@@ -262,6 +248,26 @@ class EndToEndOnRealCgroupsTest {
   }
 
   // ---- helpers ----
+
+  private record BusyAndIdle(TaskId busy, TaskId idle) {}
+
+  /** A busy and an idle task with {@link #QUICK_RECLAIM} specs, enforcement ON. */
+  private BusyAndIdle busyAndIdleWithQuickReclaim() throws IOException {
+    TaskId busy = sandbox.group("busy");
+    sandbox.busy(busy);
+    TaskId idle = idleTask();
+    cluster("enforcement=ON");
+    spec(busy, QUICK_RECLAIM);
+    spec(idle, QUICK_RECLAIM);
+    return new BusyAndIdle(busy, idle);
+  }
+
+  /** A group with a sleeping process in it. */
+  private TaskId idleTask() throws IOException {
+    TaskId task = sandbox.group("idle");
+    sandbox.idle(task);
+    return task;
+  }
 
   private void start(CgroupLayout layout) throws Exception {
     stack = NodeStack.start(new NodeStack.Settings(kafka.clientConfig(), topics.settings(), NODE, sandbox.config(),
