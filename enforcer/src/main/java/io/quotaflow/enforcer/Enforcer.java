@@ -64,6 +64,7 @@ public final class Enforcer implements AutoCloseable {
   private final DecisionFeed feed;
   private final ResultPublisher results;
   private final NodeEnforcement enforcement;
+  private final EnforcerMetrics metrics;
   private final Thread thread;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -71,8 +72,9 @@ public final class Enforcer implements AutoCloseable {
   private volatile Throwable failure;
 
   private Enforcer(Settings settings, StateFile stateFile, DecisionFeed feed, ResultPublisher results,
-      NodeEnforcement enforcement) {
+      NodeEnforcement enforcement, EnforcerMetrics metrics) {
     this.settings = settings;
+    this.metrics = metrics;
     this.stateFile = stateFile;
     this.feed = feed;
     this.results = results;
@@ -102,7 +104,7 @@ public final class Enforcer implements AutoCloseable {
       }
       NodeEnforcement enforcement = new NodeEnforcement(settings.node(), settings.dryRun(), actuator, ledger, results,
           metrics, Clock.systemUTC());
-      Enforcer enforcer = new Enforcer(settings, stateFile, feed, results, enforcement);
+      Enforcer enforcer = new Enforcer(settings, stateFile, feed, results, enforcement, metrics);
       LOG.info("Enforcer for node {} on {}; state file {}{}", settings.node(), cgroups.describe(), stateFile.path(),
           settings.dryRun() ? "; --dry-run: no cgroup value is ever written" : "");
       enforcer.thread.start();
@@ -157,6 +159,7 @@ public final class Enforcer implements AutoCloseable {
       closeQuietly(feed);
       closeQuietly(results);
       closeQuietly(stateFile);
+      metrics.close();
       stopped.countDown();
     }
   }

@@ -2,12 +2,15 @@ package io.quotaflow.enforcer;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,7 +21,7 @@ import java.util.function.Supplier;
  * status, so applied, unchanged, failed and rejected are one query apart and always sum to the
  * results published; every combination is registered at start so dashboards see zeros, not gaps.
  */
-final class EnforcerMetrics {
+final class EnforcerMetrics implements AutoCloseable {
 
   private static final Duration[] LATENCY_BUCKETS = {
       Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(50),
@@ -29,6 +32,8 @@ final class EnforcerMetrics {
   private final Map<EnforcementKind, Timer> applyLatency = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> decisionDelay = new EnumMap<>(EnforcementKind.class);
   private final AtomicInteger modeValue = new AtomicInteger(-1);
+  /** Gauges read this enforcer's objects, so they leave the registry with it; counters and timers carry on. */
+  private final List<Meter> gauges = new ArrayList<>();
 
   EnforcerMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -47,8 +52,8 @@ final class EnforcerMetrics {
           .description("From a decision record's timestamp to the enforcer acting on it, while tailing")
           .tag("kind", kind.name()).serviceLevelObjectives(LATENCY_BUCKETS).register(registry));
     }
-    Gauge.builder("quotaflow.enforcer.mode", modeValue, AtomicInteger::get)
-        .description("Mode in force: 2 ON, 1 DRY_RUN, 0 OFF, -1 starting").register(registry);
+    gauges.add(Gauge.builder("quotaflow.enforcer.mode", modeValue, AtomicInteger::get)
+        .description("Mode in force: 2 ON, 1 DRY_RUN, 0 OFF, -1 starting").register(registry));
   }
 
   void result(EnforcementKind kind, EnforcementStatus status) {
@@ -91,7 +96,16 @@ final class EnforcerMetrics {
 
   /** Gauges read live from the enforcer's thread-safe views. */
   void gauges(Supplier<Number> tasks, Supplier<Number> frozenByUs) {
-    Gauge.builder("quotaflow.enforcer.tasks", tasks).description("Tasks of this node with a current decision").register(registry);
-    Gauge.builder("quotaflow.enforcer.frozen", frozenByUs).description("Groups this enforcer froze and holds a lease on").register(registry);
+    gauges.add(Gauge.builder("quotaflow.enforcer.tasks", tasks).description("Tasks of this node with a current decision")
+        .register(registry));
+    gauges.add(Gauge.builder("quotaflow.enforcer.frozen", frozenByUs).description("Groups this enforcer froze and holds a lease on")
+        .register(registry));
+  }
+
+  /** Removes the gauges, so an enforcer started again on the same registry (a restart in one process) registers its own. */
+  @Override
+  public void close() {
+    gauges.forEach(registry::remove);
+    gauges.clear();
   }
 }
