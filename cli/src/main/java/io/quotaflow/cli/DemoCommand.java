@@ -7,6 +7,7 @@ import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.DemoCgroups;
+import io.quotaflow.cli.demo.DemoLogging;
 import io.quotaflow.cli.demo.DemoSpecs;
 import io.quotaflow.cli.demo.DemoTable;
 import io.quotaflow.cli.demo.DemoTask;
@@ -123,6 +124,9 @@ final class DemoCommand implements Callable<Integer> {
     Duration printEvery = refresh != null ? parseDuration("--refresh", refresh) : terminal ? ROW_PERIOD : PLAIN_REFRESH;
     String nodeId = nodeId();
     CgroupConfig realCgroups = realCgroups();
+    if (terminal) {
+      DemoLogging.quietForTerminal();
+    }
     // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
     Thread hook = new Thread(this::stopOnSignal, "quotaflow-demo-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
