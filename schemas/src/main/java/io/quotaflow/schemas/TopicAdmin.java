@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Creates the catalogue's topics where missing, with their partition counts and configs, and checks
@@ -22,6 +23,7 @@ import org.apache.kafka.common.errors.TopicExistsException;
 public final class TopicAdmin {
 
   private static final long TIMEOUT_MS = 30_000;
+  private static final long RETRY_MS = 100;
 
   private TopicAdmin() {}
 
@@ -67,9 +69,21 @@ public final class TopicAdmin {
   /** Problems with the partition counts of {@code topics} (which must be equal); empty when they are. */
   public static List<String> partitionCountProblems(Admin admin, List<Topic<?, ?>> topics) {
     Map<String, Integer> counts = new TreeMap<>();
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MS);
     try {
-      Map<String, TopicDescription> descriptions = admin.describeTopics(topics.stream().map(Topic::name).toList())
-          .allTopicNames().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+      Map<String, TopicDescription> descriptions = null;
+      while (descriptions == null) {
+        try {
+          descriptions = admin.describeTopics(topics.stream().map(Topic::name).toList())
+              .allTopicNames().get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+          // Just created: a broker may not know the topic for a moment (metadata still propagating).
+          if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+            throw e;
+          }
+          Thread.sleep(RETRY_MS);
+        }
+      }
       descriptions.forEach((name, d) -> counts.put(name, d.partitions().size()));
     } catch (ExecutionException e) {
       return List.of("cannot describe topics: " + e.getCause().getMessage());
