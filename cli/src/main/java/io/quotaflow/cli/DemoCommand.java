@@ -22,6 +22,7 @@ import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
@@ -75,6 +76,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--simulate",
       description = "Use the simulated cgroup tree even where real cgroups are writable.")
   boolean simulate;
+
+  @Option(names = "--dry-run",
+      description = "Publish the cluster config with enforcement DRY_RUN: decisions are made and reported, no cgroup value is written.")
+  boolean dryRun;
 
   @Option(names = "--port", paramLabel = "PORT",
       description = "Kafka client port (default: " + BrokerCommand.DEFAULT_KAFKA_PORT + " when free, else a free port; 0: any free port).")
@@ -168,7 +173,7 @@ final class DemoCommand implements Callable<Integer> {
       opened.push(stack);
 
       Topics topics = Topics.create(topicSettings, registry);
-      publishSpecs(new ConfigTopics(client), topics, nodeId);
+      publishSpecs(new ConfigTopics(client), topics, nodeId, dryRun ? Enforcement.DRY_RUN : Enforcement.ON);
       watch = DecisionWatch.start(client, topics, nodeId);
       opened.push(watch);
       TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, watch);
@@ -286,8 +291,8 @@ final class DemoCommand implements Callable<Integer> {
         + "Ctrl-C stops it and removes everything it created.\n\n";
   }
 
-  private static void publishSpecs(ConfigTopics io, Topics topics, String nodeId) {
-    io.publish(topics.clusterConfig(), DemoSpecs.CLUSTER, DemoSpecs.cluster());
+  private static void publishSpecs(ConfigTopics io, Topics topics, String nodeId, Enforcement enforcement) {
+    io.publish(topics.clusterConfig(), DemoSpecs.CLUSTER, DemoSpecs.cluster(enforcement));
     long now = System.currentTimeMillis();
     for (DemoTask task : DemoTask.ALL) {
       io.publish(topics.taskSpecs(), nodeId + "/" + task.name(), DemoSpecs.spec(nodeId, task, now));

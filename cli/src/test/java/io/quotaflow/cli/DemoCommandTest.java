@@ -99,6 +99,24 @@ class DemoCommandTest {
   }
 
   @Test
+  void dryRunReportsDecisionsAndWritesNothing() throws Exception {
+    Running demo = start("--simulate", "--dry-run", "--duration=5m", "--refresh=1s", "--port=0", "--registry-port=0",
+        "--http-port=0", "--partitions=1");
+    Path root = Path.of(demo.waitFor(SIMULATED_ROOT));
+    try {
+      assertThat(eventually(DECISION_TIMEOUT, () -> IDLE_RECLAIMED.matcher(demo.out().toString()).find()))
+          .as("the idle task's soft limit still comes down%n%s", demo.out()).isTrue();
+      assertThat(demo.out().toString()).containsPattern("demo-idle .* DRY_RUN \\d+s ago");
+      for (String task : List.of("demo-busy", "demo-idle", "demo-bursty", "demo-zero")) {
+        assertThat(sharesOf(root.resolve("cpu/quotaflow/" + task + "/cpu.shares"))).as(task).isEqualTo(1024);
+      }
+    } finally {
+      assertThat(demo.stop()).as("exit code; stderr:%n%s", demo.err()).isZero();
+    }
+    assertThat(demo.out().toString()).containsPattern("[1-9]\\d* CPU decisions seen, 0 applied");
+  }
+
+  @Test
   void realModeRunsWorkloadsInRealGroupsAndLeavesNothingBehind() throws Exception {
     try (CgroupSandbox probe = Sandboxes.openV1WithFreezerOrSkip()) {
       // cgroups are writable here: the probe's own parent is removed again at once

@@ -42,8 +42,11 @@ public final class DemoSpecs {
         .build();
   }
 
-  /** The schema defaults with enforcement on, published so that {@code quotaflow cluster show} shows what is in force. */
-  public static ClusterConfig cluster() {
-    return ClusterConfig.newBuilder().setCluster(CLUSTER).setEnforcement(Enforcement.ON).build();
+  /**
+   * The schema defaults with {@code enforcement} as given (the kill switch: {@code DRY_RUN} for
+   * {@code --dry-run}), published so that {@code quotaflow cluster show} shows what is in force.
+   */
+  public static ClusterConfig cluster(Enforcement enforcement) {
+    return ClusterConfig.newBuilder().setCluster(CLUSTER).setEnforcement(enforcement).build();
   }
 }
