@@ -9,13 +9,12 @@ import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.DemoCgroups;
 import io.quotaflow.cli.demo.DemoLogging;
 import io.quotaflow.cli.demo.DemoSpecs;
-import io.quotaflow.cli.demo.DemoTable;
 import io.quotaflow.cli.demo.DemoTask;
+import io.quotaflow.cli.demo.LiveTable;
 import io.quotaflow.cli.demo.NodeName;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
-import io.quotaflow.cli.demo.TaskRow;
 import io.quotaflow.cli.demo.TempDirs;
 import io.quotaflow.collector.Periods;
 import io.quotaflow.embedded.BrokerSettings;
@@ -33,7 +32,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -61,9 +59,8 @@ final class DemoCommand implements Callable<Integer> {
   private static final Duration SAMPLE_PERIOD = Duration.ofSeconds(1);
   /** Decisions become visible at each commit of the streams app's transactions. */
   private static final Duration COMMIT_INTERVAL = Duration.ofMillis(200);
-  private static final Duration ROW_PERIOD = Duration.ofSeconds(1);
+  private static final Duration TERMINAL_REFRESH = Duration.ofSeconds(1);
   private static final Duration PLAIN_REFRESH = Duration.ofSeconds(5);
-  private static final String CLEAR_SCREEN = "\u001b[H\u001b[2J";
 
   @Option(names = "--duration", paramLabel = "DURATION",
       description = "Stop by itself after this long, e.g. 90s or 5m (default: run until Ctrl-C).")
@@ -118,7 +115,6 @@ final class DemoCommand implements Callable<Integer> {
 
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private volatile List<TaskRow> latestRows = List.of();
 
   @Override
   public Integer call() throws Exception {
@@ -126,7 +122,7 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     Duration stopAfter = duration == null ? null : parseDuration("--duration", duration);
     boolean terminal = System.console() != null;
-    Duration printEvery = refresh != null ? parseDuration("--refresh", refresh) : terminal ? ROW_PERIOD : PLAIN_REFRESH;
+    Duration printEvery = refresh != null ? parseDuration("--refresh", refresh) : terminal ? TERMINAL_REFRESH : PLAIN_REFRESH;
     String nodeId = nodeId();
     CgroupConfig realCgroups = realCgroups();
     if (terminal) {
@@ -180,8 +176,9 @@ final class DemoCommand implements Callable<Integer> {
       opened.push(board);
 
       String headline = cgroups.modeLine() + "; Kafka " + pair.bootstrapServers() + ", registry " + pair.registryUrl();
+      LiveTable table = new LiveTable(out, board, printEvery, startedNanos);
       OpsServer ops = OpsServer.start(host, opsPort, meters, stack.streams()::health,
-          Map.of("/", StatusPage.handler(() -> headline, () -> latestRows)));
+          Map.of("/", StatusPage.handler(() -> headline, table::rows)));
       opened.push(ops);
       String page = "http://" + host + ":" + ops.port();
       out.println("Status page       " + page + "/  (metrics " + page + "/metrics, health " + page + "/health)");
@@ -189,8 +186,7 @@ final class DemoCommand implements Callable<Integer> {
           stopAfter == null ? "Ctrl-C stops it and removes everything it created."
               : "Stops after " + Periods.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
       out.flush();
-      String header = terminal ? header(cgroups, pair, nodeId, page) : "";
-      live(out, board, header, terminal, printEvery, stopAfter, startedNanos);
+      table.run(terminal ? header(cgroups, pair, nodeId, page) : null, stopRequested, stopAfter);
       out.println("Stopping...");
       out.flush();
     } catch (IllegalArgumentException e) {
@@ -250,37 +246,6 @@ final class DemoCommand implements Callable<Integer> {
         next.close();
       } catch (Exception e) {
         failure.add(e instanceof IOException ? new CliException("cleanup: " + e.getMessage(), e) : e);
-      }
-    }
-  }
-
-  /** Rows every second; the table printed every {@code printEvery}, until stopped or {@code stopAfter}. */
-  private void live(PrintWriter out, TaskBoard board, String header, boolean terminal, Duration printEvery,
-      Duration stopAfter, long startedNanos) throws InterruptedException {
-    long nextPrint = System.nanoTime();
-    while (true) {
-      latestRows = board.rows(System.currentTimeMillis());
-      long now = System.nanoTime();
-      if (now >= nextPrint) {
-        String table = DemoTable.render(latestRows);
-        if (terminal) {
-          out.print(CLEAR_SCREEN + header + table);
-        } else {
-          out.printf("--- %d s%n%s", TimeUnit.NANOSECONDS.toSeconds(now - startedNanos), table);
-        }
-        out.flush();
-        nextPrint = now + printEvery.toNanos();
-      }
-      long wait = ROW_PERIOD.toMillis();
-      if (stopAfter != null) {
-        long left = TimeUnit.NANOSECONDS.toMillis(startedNanos + stopAfter.toNanos() - System.nanoTime());
-        if (left <= 0) {
-          return;
-        }
-        wait = Math.min(wait, left);
-      }
-      if (stopRequested.await(wait, TimeUnit.MILLISECONDS)) {
-        return;
       }
     }
   }

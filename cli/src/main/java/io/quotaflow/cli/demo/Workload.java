@@ -64,6 +64,9 @@ public final class Workload {
     }
   }
 
+  /** Written by the busy loop so the JIT cannot drop it as dead code. */
+  private static volatile long sink;
+
   /** {@code Workload busy|idle|bursty}: runs until killed. */
   public static void main(String[] args) throws InterruptedException {
     if (args.length != 1) {
@@ -72,20 +75,18 @@ public final class Workload {
     }
     Shape shape = Shape.parse(args[0]);
     long start = System.nanoTime();
-    long sink = 0;
     while (true) {
       long elapsedMs = (System.nanoTime() - start) / 1_000_000;
       if (shape.demandCores(elapsedMs) > 0) {
-        // Spin for 10 ms between checks of the shape: one thread, so at most one core.
+        // Spin for 10 ms between looks at the shape: one thread, so at most one core.
         long until = System.nanoTime() + 10_000_000;
+        long x = 0;
         while (System.nanoTime() < until) {
-          sink += until ^ sink;
+          x += until ^ x;
         }
+        sink = x;
       } else {
         Thread.sleep(100);
-      }
-      if (sink == 42) {
-        System.out.print(""); // keeps the loop from being optimised away
       }
     }
   }
