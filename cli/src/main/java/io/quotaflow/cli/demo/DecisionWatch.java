@@ -19,6 +19,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -70,7 +71,12 @@ public final class DecisionWatch implements AutoCloseable {
     try {
       while (true) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-          handle(record);
+          try {
+            handle(record);
+          } catch (IllegalArgumentException | SerializationException e) {
+            // Someone else's record on our topic (a bad key, another schema): not the demo's to show.
+            LOG.debug("demo: skipped {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.toString());
+          }
         }
       }
     } catch (WakeupException closing) {
