@@ -69,8 +69,8 @@ public final class BrokerCommand implements Callable<Integer> {
     Thread hook = new Thread(this::stopOnSignal, "quotaflow-broker-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try {
-      int kafkaPort = choosePort("--port", port, DEFAULT_KAFKA_PORT, err);
-      int httpPort = choosePort("--registry-port", registryPort, DEFAULT_REGISTRY_PORT, err);
+      int kafkaPort = choosePort(host, "--port", port, DEFAULT_KAFKA_PORT, err);
+      int httpPort = choosePort(host, "--registry-port", registryPort, DEFAULT_REGISTRY_PORT, err);
       BrokerSettings broker = BrokerSettings.defaults().withHost(host).withPort(kafkaPort)
           .withControllerPort(controllerPort).withDataDir(dataDir);
       try (EmbeddedPair pair = EmbeddedPair.start(broker,
@@ -112,7 +112,7 @@ public final class BrokerCommand implements Callable<Integer> {
   }
 
   /** A given port as given (refused at once when taken); no port: the default when free, else any free one. */
-  private int choosePort(String option, Integer given, int preferred, PrintWriter err) {
+  static int choosePort(String host, String option, Integer given, int preferred, PrintWriter err) {
     if (given != null) {
       if (given != 0 && !Ports.isFree(host, given)) {
         throw new IllegalArgumentException("port " + given + " on " + host + " (" + option + ") is in use");

@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     versionProvider = QuotaflowCli.Version.class,
     description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
     subcommands = {
+        DemoCommand.class,
         BrokerCommand.class,
         CollectorCommand.class,
         StreamsCommand.class,

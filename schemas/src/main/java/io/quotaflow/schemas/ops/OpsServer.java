@@ -1,6 +1,7 @@
 package io.quotaflow.schemas.ops;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -9,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Executors;
 
 /**
@@ -35,6 +37,15 @@ public final class OpsServer implements AutoCloseable {
 
   /** Serves on {@code host:port} (port 0: any free port) until closed. */
   public static OpsServer start(String host, int port, PrometheusMeterRegistry registry, HealthCheck health) {
+    return start(host, port, registry, health, Map.of());
+  }
+
+  /**
+   * As {@link #start(String, int, PrometheusMeterRegistry, HealthCheck)}, also serving {@code pages}
+   * (path to handler), such as the demo's status page.
+   */
+  public static OpsServer start(String host, int port, PrometheusMeterRegistry registry, HealthCheck health,
+      Map<String, HttpHandler> pages) {
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
       server.setExecutor(Executors.newSingleThreadExecutor(r -> {
@@ -47,6 +58,7 @@ public final class OpsServer implements AutoCloseable {
         Health h = health.check();
         respond(exchange, h.ready() ? 200 : 503, "application/json", h.toJson());
       });
+      pages.forEach(server::createContext);
       server.start();
       return new OpsServer(server, registry);
     } catch (IOException e) {
@@ -62,7 +74,8 @@ public final class OpsServer implements AutoCloseable {
     return registry;
   }
 
-  private static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+  /** Sends {@code body} with {@code status} and closes the exchange. */
+  public static void respond(HttpExchange exchange, int status, String contentType, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().add("Content-Type", contentType);
     exchange.sendResponseHeaders(status, bytes.length);

@@ -1,0 +1,137 @@
+package io.quotaflow.cli.demo;
+
+import io.quotaflow.schemas.NodePartitioning;
+import io.quotaflow.schemas.TaskKey;
+import io.quotaflow.schemas.Topic;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's partition of {@code cpu-decisions} and {@code enforcement-results}, read as a data
+ * team's consumer would ({@code read_committed}, the streams app writes in transactions): the
+ * latest decision and CPU result of each task, and counts for the closing summary.
+ */
+public final class DecisionWatch implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DecisionWatch.class);
+
+  private final Topics topics;
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Map<String, CpuDecision> decisions = new ConcurrentHashMap<>();
+  private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
+  private final AtomicLong decisionCount = new AtomicLong();
+  private final AtomicLong appliedCount = new AtomicLong();
+  private final Thread thread;
+
+  private DecisionWatch(Topics topics, KafkaConsumer<String, byte[]> consumer) {
+    this.topics = topics;
+    this.consumer = consumer;
+    this.thread = new Thread(this::run, "quotaflow-demo-decisions");
+    this.thread.setDaemon(true);
+  }
+
+  public static DecisionWatch start(Map<String, Object> clientProperties, Topics topics, String node) {
+    Map<String, Object> props = new HashMap<>(clientProperties);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    consumer.assign(List.of(partitionOf(topics.cpuDecisions(), node), partitionOf(topics.enforcementResults(), node)));
+    DecisionWatch watch = new DecisionWatch(topics, consumer);
+    watch.thread.start();
+    return watch;
+  }
+
+  private static TopicPartition partitionOf(Topic<String, ?> topic, String node) {
+    return new TopicPartition(topic.name(), NodePartitioning.partitionOfNode(node, topic.partitions()));
+  }
+
+  private void run() {
+    try {
+      while (true) {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+          try {
+            handle(record);
+          } catch (IllegalArgumentException | SerializationException e) {
+            // Someone else's record on our topic (a bad key, another schema): not the demo's to show.
+            LOG.debug("demo: skipped {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.toString());
+          }
+        }
+      }
+    } catch (WakeupException closing) {
+      // close() asked
+    } catch (RuntimeException e) {
+      LOG.warn("demo: stopped reading decisions: {}", e.toString());
+    } finally {
+      consumer.close(Duration.ofSeconds(5));
+    }
+  }
+
+  private void handle(ConsumerRecord<String, byte[]> record) {
+    if (record.value() == null || record.key() == null) {
+      return;
+    }
+    String task = TaskKey.parse(record.key()).task();
+    if (record.topic().equals(topics.cpuDecisions().name())) {
+      decisions.put(task, decode(topics.cpuDecisions(), record));
+      decisionCount.incrementAndGet();
+    } else {
+      EnforcementResult result = decode(topics.enforcementResults(), record);
+      if (result.getKind() == EnforcementKind.CPU) {
+        results.put(task, result);
+        if (result.getStatus() == EnforcementStatus.APPLIED) {
+          appliedCount.incrementAndGet();
+        }
+      }
+    }
+  }
+
+  private static <V> V decode(Topic<String, V> topic, ConsumerRecord<String, byte[]> record) {
+    return topic.valueSerde().deserializer().deserialize(record.topic(), record.headers(), record.value());
+  }
+
+  public Optional<CpuDecision> decision(String task) {
+    return Optional.ofNullable(decisions.get(task));
+  }
+
+  public Optional<EnforcementResult> result(String task) {
+    return Optional.ofNullable(results.get(task));
+  }
+
+  /** CPU decisions read so far. */
+  public long decisionCount() {
+    return decisionCount.get();
+  }
+
+  /** CPU results with status APPLIED read so far. */
+  public long appliedCount() {
+    return appliedCount.get();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    consumer.wakeup();
+    thread.join(Duration.ofSeconds(10).toMillis());
+  }
+}

@@ -1,0 +1,52 @@
+package io.quotaflow.cli.demo;
+
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.Enforcement;
+import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
+import io.quotaflow.schemas.avro.TaskSpec;
+
+/** The records the demo publishes as its job system: one {@link TaskSpec} per demo task, and the cluster config. */
+public final class DemoSpecs {
+
+  public static final String CLUSTER = "demo";
+
+  private DemoSpecs() {}
+
+  /**
+   * Reclaim on, with a monitor quicker than YTsaurus's defaults so the idle task visibly walks
+   * down within a minute: usage smoothed with a = 0.5 (a sleeping task's ratio falls under 0.6
+   * at the second measured tick), a decision once 3 of 3 votes agree, and steps of x0.8 (not
+   * x0.97) down to a floor of 0.1 cores. A task burning its full core keeps voting +1, so its
+   * soft limit stays at the hard limit.
+   */
+  public static JobCpuMonitorConfig monitor() {
+    return JobCpuMonitorConfig.newBuilder()
+        .setEnableCpuReclaim(true)
+        .setCheckPeriodMs(1000)
+        .setSmoothingFactor(0.5)
+        .setVoteWindowSize(3)
+        .setVoteDecisionThreshold(2)
+        .setDecreaseCoefficient(0.8)
+        .setMinCpuLimit(0.1)
+        .build();
+  }
+
+  public static TaskSpec spec(String node, DemoTask task, long submittedMs) {
+    return TaskSpec.newBuilder()
+        .setNode(node)
+        .setTask(task.name())
+        .setOperation("demo")
+        .setNcpus(task.ncpus())
+        .setJobCpuMonitor(monitor())
+        .setSubmittedMs(submittedMs)
+        .build();
+  }
+
+  /**
+   * The schema defaults with {@code enforcement} as given (the kill switch: {@code DRY_RUN} for
+   * {@code --dry-run}), published so that {@code quotaflow cluster show} shows what is in force.
+   */
+  public static ClusterConfig cluster(Enforcement enforcement) {
+    return ClusterConfig.newBuilder().setCluster(CLUSTER).setEnforcement(enforcement).build();
+  }
+}

@@ -1,0 +1,94 @@
+package io.quotaflow.cli.demo;
+
+import io.quotaflow.cgroups.CgroupStats;
+import io.quotaflow.cgroups.CgroupStatsReader;
+import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds the live table's rows: usage from each group's CPU counter between two calls, shares and
+ * quota read back from the cgroup, limits and the last action from {@link DecisionWatch}. Called
+ * from one thread.
+ */
+public final class TaskBoard implements AutoCloseable {
+
+  private record Reading(long usageUsec, long atNanos) {}
+
+  private final Cgroups cgroups;
+  private final List<DemoTask> tasks;
+  private final DecisionWatch watch;
+  private final Map<String, CgroupStatsReader> readers = new HashMap<>();
+  private final Map<String, Reading> previous = new HashMap<>();
+
+  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, DecisionWatch watch) {
+    this.cgroups = cgroups;
+    this.tasks = List.copyOf(tasks);
+    this.watch = watch;
+  }
+
+  /** One row per task, in the tasks' order; what cannot be read is left unknown. */
+  public List<TaskRow> rows(long nowMs) {
+    List<TaskRow> rows = new ArrayList<>();
+    for (DemoTask task : tasks) {
+      Double usage = usage(task.name());
+      CpuValues cpu = cpuValues(task.name());
+      CpuDecision decision = watch.decision(task.name()).orElse(null);
+      EnforcementResult result = watch.result(task.name()).orElse(null);
+      rows.add(new TaskRow(task.name(), usage,
+          decision == null ? null : decision.getSoftLimitCpu(),
+          decision == null ? null : decision.getEffectiveLimitCpu(),
+          cpu == null ? null : cpu.toSettings().shares(),
+          cpu == null ? null : cpu.quotaCores(),
+          result == null ? null : result.getStatus().name(),
+          result == null ? null : nowMs - result.getTsMs()));
+    }
+    return rows;
+  }
+
+  private Double usage(String task) {
+    try {
+      CgroupStatsReader reader = readers.get(task);
+      if (reader == null) {
+        reader = cgroups.openReader(TaskId.of(task));
+        readers.put(task, reader);
+      }
+      CgroupStats stats = reader.read();
+      Reading now = new Reading(stats.cpuUsageUsec(), System.nanoTime());
+      Reading before = previous.put(task, now);
+      if (before == null || now.atNanos() <= before.atNanos()) {
+        return null;
+      }
+      return Math.max(0, now.usageUsec() - before.usageUsec()) * 1000.0 / (now.atNanos() - before.atNanos());
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private CpuValues cpuValues(String task) {
+    try {
+      return cgroups.readCpu(TaskId.of(task));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public void close() {
+    for (CgroupStatsReader reader : readers.values()) {
+      try {
+        reader.close();
+      } catch (IOException e) {
+        // the group may be gone already; nothing to release then
+      }
+    }
+    readers.clear();
+  }
+}

@@ -1,0 +1,22 @@
+package io.quotaflow.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StatusPageTest {
+
+  @Test
+  void showsTheTableReloadsItselfAndLinksMetricsAndHealth() {
+    String html = StatusPage.html("simulated cgroup tree at /tmp/x (<reason>)",
+        List.of(new TaskRow("demo-idle", 0.0, 0.8, 0.8, 800L, null, "APPLIED", 2000L)));
+    assertThat(html)
+        .contains("http-equiv=\"refresh\"")
+        .contains("simulated cgroup tree at /tmp/x (&lt;reason&gt;)")
+        .contains("<th>soft/effective</th>")
+        .contains("<tr><td>demo-idle</td><td>0.00</td><td>0.80 / 0.80</td><td>800</td><td>none</td><td>APPLIED 2s ago</td></tr>")
+        .contains("<a href=\"/metrics\">", "<a href=\"/health\">")
+        .doesNotContain("<reason>");
+  }
+}

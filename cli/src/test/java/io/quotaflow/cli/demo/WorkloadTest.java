@@ -1,0 +1,30 @@
+package io.quotaflow.cli.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class WorkloadTest {
+
+  @Test
+  void shapesAskForAtMostOneCore() {
+    assertThat(Workload.Shape.BUSY.demandCores(123_456)).isEqualTo(1.0);
+    assertThat(Workload.Shape.IDLE.demandCores(123_456)).isZero();
+  }
+
+  @Test
+  void burstyAlternatesBusyAndIdleSpells() {
+    long spell = Workload.Shape.BURST.toMillis();
+    assertThat(Workload.Shape.BURSTY.demandCores(0)).isEqualTo(1.0);
+    assertThat(Workload.Shape.BURSTY.demandCores(spell - 1)).isEqualTo(1.0);
+    assertThat(Workload.Shape.BURSTY.demandCores(spell)).isZero();
+    assertThat(Workload.Shape.BURSTY.demandCores(2 * spell)).isEqualTo(1.0);
+  }
+
+  @Test
+  void theCommandRunsThisClassInASmallJvm() {
+    assertThat(Workload.command(Workload.Shape.BURSTY))
+        .contains("-Xmx16m", Workload.class.getName(), "bursty")
+        .first().asString().contains("java");
+  }
+}
