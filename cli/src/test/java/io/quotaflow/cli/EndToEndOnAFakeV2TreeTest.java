@@ -78,14 +78,28 @@ class EndToEndOnAFakeV2TreeTest {
       assertThat(idleWeights.stepsAfter(100)).isSubsetOf(ladder).isSortedAccordingTo((a, b) -> Integer.compare(b, a))
           .endsWith(10).hasSizeGreaterThanOrEqualTo(5);
       assertThat(busyWeights.stepsAfter(100)).containsExactly(98);
-      assertThat(tree.read("unified/qf/idle/cpu.max").trim()).isEqualTo("max 100000");
-      assertThat(tree.read("unified/qf/busy/cpu.max").trim()).isEqualTo("max 100000");
+      assertThat(whole(tree, "unified/qf/idle/cpu.max")).isEqualTo("max 100000");
+      assertThat(whole(tree, "unified/qf/busy/cpu.max")).isEqualTo("max 100000");
     } finally {
       kernel.shutdownNow();
     }
   }
 
+  /**
+   * A plain file is truncated before it is written (kernfs takes a write whole), so a poll that
+   * lands between the two reads it empty: read again.
+   */
   private static int weight(FakeTree tree, String task) {
-    return Integer.parseInt(tree.read("unified/qf/" + task + "/cpu.weight").trim());
+    return Integer.parseInt(whole(tree, "unified/qf/" + task + "/cpu.weight"));
+  }
+
+  private static String whole(FakeTree tree, String file) {
+    while (true) {
+      String text = tree.read(file).trim();
+      if (!text.isEmpty()) {
+        return text;
+      }
+      Thread.onSpinWait();
+    }
   }
 }
