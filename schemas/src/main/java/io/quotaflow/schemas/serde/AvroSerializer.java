@@ -73,7 +73,7 @@ public final class AvroSerializer<T extends GenericContainer> implements Seriali
     out.write(id);
     try {
       BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
-      writers.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s)).write(data, encoder);
+      writers.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, AvroModel.CUSTOM_CODERS)).write(data, encoder);
       encoder.flush();
     } catch (IOException | RuntimeException e) {
       throw new SerializationException("cannot encode " + schema.getFullName() + " for topic " + topic + ": " + e.getMessage(), e);
