@@ -83,7 +83,10 @@ final class CpuDecisionMaker {
       // The cgroup is gone: nothing is left to enforce, and its spec will be tombstoned by the job system.
       return new Outcome(null, null, state != null && state.getLastDecision() != null, false);
     }
-    TaskCpuState current = state != null ? state : emptyState(sample.getNode(), sample.getTask(), null);
+    // One shallow copy, then setters: the caller's state is left as it was (its pool contribution
+    // is compared with the next one), and nested records are replaced, never changed in place.
+    // A builder per change deep-copied the whole state, spec and last decision included, each time.
+    TaskCpuState current = state != null ? copy(state) : emptyState(sample.getNode(), sample.getTask(), null);
     boolean resumedAfterIdle = current.getFirstSeenTsMs() != null
         && sample.getTsMs() - current.getLastSampleTsMs() > cluster.getTaskIdleTimeoutMs();
     boolean withdrawFirst = false;
@@ -91,17 +94,14 @@ final class CpuDecisionMaker {
       // Judged on the task's own samples, so a task's decisions do not depend on whether an idle
       // sweep (driven by other tasks' samples) reached it first: either way it is withdrawn, then starts anew.
       withdrawFirst = current.getLastDecision() != null;
-      current = reset(current);
+      clearRun(current);
     }
     boolean firstSeen = current.getFirstSeenTsMs() == null;
     if (firstSeen) {
-      current = TaskCpuState.newBuilder(current)
-          .setFirstSeenTsMs(sample.getTsMs())
-          .setObservedHardLimitCpu(current.getSpec() == null ? observedHardLimit(sample, node) : null)
-          .build();
+      current.setFirstSeenTsMs(sample.getTsMs());
+      current.setObservedHardLimitCpu(current.getSpec() == null ? observedHardLimit(sample, node) : null);
     }
-    current = TaskCpuState.newBuilder(current)
-        .setLastSampleTsMs(Math.max(current.getLastSampleTsMs(), sample.getTsMs())).build();
+    current.setLastSampleTsMs(Math.max(current.getLastSampleTsMs(), sample.getTsMs()));
 
     TaskSpec spec = current.getSpec();
     double hard = hardLimit(current);
@@ -112,7 +112,7 @@ final class CpuDecisionMaker {
       MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
       MonitorStep step = monitor.step(monitorState, monitorSettings(spec), hard, new CpuReading(sample.getTsMs(), sample.getCpuUsageUsec()));
       late = step.isLate();
-      current = TaskCpuState.newBuilder(current).setMonitor(toRecord(step.state())).build();
+      current.setMonitor(toRecord(step.state()));
       if (step.change().isPresent()) {
         event = Event.valueOf(step.change().get().reason().name());
         firedVotesSum = step.change().get().votesSum(); // the window is already cleared: report the sum that fired
@@ -128,7 +128,8 @@ final class CpuDecisionMaker {
     if (firedVotesSum != null) {
       decision.setVotesSum(firedVotesSum);
     }
-    return new Outcome(TaskCpuState.newBuilder(current).setLastDecision(decision).build(), decision, withdrawFirst, late);
+    current.setLastDecision(decision);
+    return new Outcome(current, decision, withdrawFirst, late);
   }
 
   /** A new or changed spec; {@code state} is null for a task not yet known. */
@@ -251,8 +252,24 @@ final class CpuDecisionMaker {
   }
 
   private static TaskCpuState reset(TaskCpuState state) {
-    return TaskCpuState.newBuilder(state).setFirstSeenTsMs(null).setObservedHardLimitCpu(null).setMonitor(null)
-        .setLastDecision(null).setLastSampleTsMs(0).build();
+    TaskCpuState next = copy(state);
+    clearRun(next);
+    return next;
+  }
+
+  /** Forgets the task's run (first sample, monitor, last decision); keeps its identity and spec. */
+  private static void clearRun(TaskCpuState state) {
+    state.setFirstSeenTsMs(null);
+    state.setObservedHardLimitCpu(null);
+    state.setMonitor(null);
+    state.setLastDecision(null);
+    state.setLastSampleTsMs(0L);
+  }
+
+  /** A new state record sharing the nested records of {@code state} (which are replaced, never changed). */
+  private static TaskCpuState copy(TaskCpuState state) {
+    return new TaskCpuState(state.getNode(), state.getTask(), state.getSpec(), state.getObservedHardLimitCpu(),
+        state.getFirstSeenTsMs(), state.getLastSampleTsMs(), state.getMonitor(), state.getLastDecision());
   }
 
   static MonitorState toEngine(MonitorStateRecord r) {

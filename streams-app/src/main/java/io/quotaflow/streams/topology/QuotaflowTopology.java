@@ -55,8 +55,9 @@ public final class QuotaflowTopology {
 
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
     topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
-    topology.addStateStore(store(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
-    topology.addStateStore(store(CONFIG_STORE, topics.configBroadcast().valueSerde()), cpuProcessors);
+    // Read on every sample, written rarely: decoded once per distinct value.
+    topology.addStateStore(store(NODE_STATUS_STORE, new MemoizingSerde<>(topics.nodes().valueSerde())), cpuProcessors);
+    topology.addStateStore(store(CONFIG_STORE, new MemoizingSerde<>(topics.configBroadcast().valueSerde())), cpuProcessors);
     topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
@@ -68,7 +69,13 @@ public final class QuotaflowTopology {
     topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
   }
 
+  /**
+   * Cached: a task's state is written on every sample, and the record cache turns those writes into
+   * one RocksDB put and one changelog record per task per commit. Forwarded decisions do not pass
+   * through it (in the Processor API the cache holds store writes only), so no decision waits for it.
+   */
   private static <V> StoreBuilder<?> store(String name, Serde<V> valueSerde) {
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde);
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde)
+        .withCachingEnabled();
   }
 }

@@ -23,6 +23,8 @@ final class TaskStores {
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
   private final ProcessorContext<String, CpuDecision> context;
+  /** Built once: a builder fills in every default by deep copy, and this is read on every sample. */
+  private final ClusterConfig defaults = defaultCluster();
   private final TopologyProbe probe;
   final KeyValueStore<String, TaskCpuState> tasks;
   final KeyValueStore<String, NodeStatus> nodes;
@@ -41,7 +43,7 @@ final class TaskStores {
   /** The cluster config in force: the last valid one broadcast, else the schema defaults. */
   ClusterConfig cluster() {
     ConfigBroadcast stored = configs.get(CLUSTER_KEY);
-    return stored == null || stored.getClusterConfig() == null ? defaultCluster() : stored.getClusterConfig();
+    return stored == null || stored.getClusterConfig() == null ? defaults : stored.getClusterConfig();
   }
 
   static ClusterConfig defaultCluster() {
