@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         io.quotaflow.cli.bench.MemoryBench.class,
         io.quotaflow.cli.bench.PoolsBench.class,
         io.quotaflow.cli.bench.CollectorBench.class,
+        io.quotaflow.cli.bench.CpuBench.class,
     })
 public final class BenchCommand implements Runnable {
 
