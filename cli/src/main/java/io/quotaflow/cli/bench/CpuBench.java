@@ -13,6 +13,7 @@ import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
+import io.quotaflow.streams.topology.QuotaflowTopology;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -60,8 +61,6 @@ import picocli.CommandLine.Option;
         "The streams app's sustained samples/s and sample → decision latency on N nodes × M synthetic tasks,",
         "with the raw producer → consumer baseline of the same records (see docs/benchmarks.md)."})
 public final class CpuBench implements Callable<Integer> {
-
-  private static final String TASK_STATE_CHANGELOG_SUFFIX = "-cpu-task-state-changelog";
 
   @Option(names = "--nodes", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
   int nodes;
@@ -322,7 +321,7 @@ public final class CpuBench implements Callable<Integer> {
 
     /** Key and value bytes of each task's latest entry in the task-state changelog, averaged over tasks. */
     private double stateBytesPerTask() {
-      String changelog = applicationId + TASK_STATE_CHANGELOG_SUFFIX;
+      String changelog = QuotaflowTopology.taskStateChangelog(applicationId);
       Map<String, Object> config = new HashMap<>(client);
       config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
       config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);

@@ -3,7 +3,6 @@ package io.quotaflow.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.schemas.avro.Enforcement;
-import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.streams.engine.cpu.CpuReading;
 import io.quotaflow.streams.engine.cpu.JobCpuMonitor;
 import io.quotaflow.streams.engine.cpu.MonitorSettings;
@@ -11,6 +10,7 @@ import io.quotaflow.streams.engine.cpu.MonitorState;
 import io.quotaflow.streams.engine.cpu.MonitorStep;
 import io.quotaflow.streams.topology.ClusterConfigValidator;
 import io.quotaflow.streams.topology.RecordChecks;
+import io.quotaflow.streams.topology.SpecSettings;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class DemoSpecsTest {
   /** The soft limit after each of {@code seconds} samples one second apart, burning {@code cores}. */
   private static List<Double> softLimitsPerSecond(double cores, int seconds) {
     JobCpuMonitor monitor = new JobCpuMonitor();
-    MonitorSettings settings = settings(DemoSpecs.monitor());
+    MonitorSettings settings = SpecSettings.monitor(DemoSpecs.monitor());
     MonitorState state = MonitorState.initial(HARD_CPU);
     List<Double> soft = new ArrayList<>();
     for (int s = 0; s < seconds; s++) {
@@ -66,22 +66,5 @@ class DemoSpecsTest {
       }
     }
     return -1;
-  }
-
-  /** The spec's record as the engine's settings, field by field as the topology maps it. */
-  private static MonitorSettings settings(JobCpuMonitorConfig c) {
-    return MonitorSettings.builder()
-        .enableCpuReclaim(c.getEnableCpuReclaim())
-        .checkPeriodMs(c.getCheckPeriodMs())
-        .startDelayMs(c.getStartDelayMs())
-        .smoothingFactor(c.getSmoothingFactor())
-        .relativeUpperBound(c.getRelativeUpperBound())
-        .relativeLowerBound(c.getRelativeLowerBound())
-        .increaseCoefficient(c.getIncreaseCoefficient())
-        .decreaseCoefficient(c.getDecreaseCoefficient())
-        .voteWindowSize(c.getVoteWindowSize())
-        .voteDecisionThreshold(c.getVoteDecisionThreshold())
-        .minCpuLimit(c.getMinCpuLimit())
-        .build();
   }
 }

@@ -4,7 +4,6 @@ import io.quotaflow.schemas.avro.CgroupCpuSettings;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
-import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
@@ -52,23 +51,7 @@ final class CpuDecisionMaker {
 
   /** Throws {@link io.quotaflow.streams.engine.cpu.InvalidSettingsException} when the spec's monitor settings are out of range. */
   static MonitorSettings monitorSettings(TaskSpec spec) {
-    if (spec == null) {
-      return MonitorSettings.DEFAULTS;
-    }
-    JobCpuMonitorConfig c = spec.getJobCpuMonitor();
-    return MonitorSettings.builder()
-        .enableCpuReclaim(c.getEnableCpuReclaim())
-        .checkPeriodMs(c.getCheckPeriodMs())
-        .startDelayMs(c.getStartDelayMs())
-        .smoothingFactor(c.getSmoothingFactor())
-        .relativeUpperBound(c.getRelativeUpperBound())
-        .relativeLowerBound(c.getRelativeLowerBound())
-        .increaseCoefficient(c.getIncreaseCoefficient())
-        .decreaseCoefficient(c.getDecreaseCoefficient())
-        .voteWindowSize(c.getVoteWindowSize())
-        .voteDecisionThreshold(c.getVoteDecisionThreshold())
-        .minCpuLimit(c.getMinCpuLimit())
-        .build();
+    return spec == null ? MonitorSettings.DEFAULTS : SpecSettings.monitor(spec.getJobCpuMonitor());
   }
 
   static CpuCgroupConfig cgroupConfig(ClusterConfig cluster) {

@@ -65,6 +65,11 @@ public final class QuotaflowTopology {
     return topology;
   }
 
+  /** The changelog topic of the per-task CPU state, for tools that measure or inspect it. */
+  public static String taskStateChangelog(String applicationId) {
+    return applicationId + "-" + TASK_STATE_STORE + "-changelog";
+  }
+
   private static void source(Topology topology, String name, Topic<String, ?> topic) {
     topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
   }
