@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.function.LongUnaryOperator;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -95,6 +96,10 @@ public final class CpuBench implements Callable<Integer> {
       description = "Measured window of each raw baseline, after a quarter of it as warm-up (default: ${DEFAULT-VALUE}).")
   String baselineWindow;
 
+  @Option(names = "--streams-config", paramLabel = "KEY=VALUE",
+      description = "A Kafka Streams setting for the app in every run, repeatable; wins over the bench's (e.g. statestore.cache.max.bytes=134217728).")
+  Map<String, String> streamsConfig = new HashMap<>();
+
   @Option(names = "--phase-samples", defaultValue = "16",
       description = "Samples a task stays busy, then idle (default: ${DEFAULT-VALUE}).")
   int phaseSamples;
@@ -118,10 +123,10 @@ public final class CpuBench implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "quotaflow bench cpu: %d nodes × %d tasks = %d tasks, %d partitions, %d stream thread(s), "
-            + "exactly_once_v2; warm-up %s, window %s; raw baseline window %s; %d cores, max heap %d MiB.%n",
+            + "exactly_once_v2; warm-up %s, window %s; raw baseline window %s; %d cores, max heap %d MiB%s.%n",
         nodes, tasksPerNode, nodes * tasksPerNode, partitions, threads, Periods.format(warmupTime),
         Periods.format(windowTime), Periods.format(baselineTime), Runtime.getRuntime().availableProcessors(),
-        Runtime.getRuntime().maxMemory() >> 20);
+        Runtime.getRuntime().maxMemory() >> 20, streamsConfig.isEmpty() ? "" : "; app settings " + new TreeMap<>(streamsConfig));
     out.flush();
     List<CpuFigures> figures = new ArrayList<>();
     try (EmbeddedPair pair = EmbeddedPair.start()) {
@@ -190,6 +195,7 @@ public final class CpuBench implements Callable<Integer> {
       streams.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, run.commitIntervalMs);
       streams.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
       streams.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), run.producerLingerMs);
+      streams.putAll(streamsConfig);
       CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, seed);
       Window app;
       long heapDuring;

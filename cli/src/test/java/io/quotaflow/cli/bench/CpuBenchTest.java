@@ -20,7 +20,8 @@ class CpuBenchTest {
     cli.setOut(new PrintWriter(out));
 
     int exit = cli.execute("bench", "cpu", "--nodes", "3", "--tasks-per-node", "4", "--partitions", "3",
-        "--latency-rate", "300", "--backlog", "2000", "--warmup", "3s", "--window", "4s", "--baseline-window", "2s");
+        "--latency-rate", "300", "--backlog", "2000", "--warmup", "3s", "--window", "4s", "--baseline-window", "2s",
+        "--streams-config", "statestore.cache.max.bytes=1048576");
 
     assertThat(exit).as(out.toString()).isZero();
     for (String run : List.of("throughput", "latency")) {
@@ -33,7 +34,8 @@ class CpuBenchTest {
       assertThat(cells.get(16)).as("%s DLQ records", run).isEqualTo("0");
       assertThat(cells.get(17)).as("%s send failures", run).isEqualTo("0");
     }
-    assertThat(out.toString()).contains("Throughput: ").contains("Latency: p99 ");
+    assertThat(out.toString()).contains("Throughput: ").contains("Latency: p99 ")
+        .contains("app settings {statestore.cache.max.bytes=1048576}");
   }
 
   @Test
