@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
 import java.util.function.LongUnaryOperator;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -62,6 +63,9 @@ import picocli.CommandLine.Option;
         "The streams app's sustained samples/s and sample → decision latency on N nodes × M synthetic tasks,",
         "with the raw producer → consumer baseline of the same records (see docs/benchmarks.md)."})
 public final class CpuBench implements Callable<Integer> {
+
+  /** The feed keeps a few arrays per task in this JVM next to the broker and the app. */
+  static final int MAX_TASKS = 10_000_000;
 
   @Option(names = "--nodes", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
   int nodes;
@@ -120,6 +124,10 @@ public final class CpuBench implements Callable<Integer> {
         || !(latencyRate > 0)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--nodes, --tasks-per-node, --partitions, --threads, --backlog, --phase-samples and --latency-rate must be positive");
+    }
+    if ((long) nodes * tasksPerNode > MAX_TASKS) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          String.format(Locale.ROOT, "--nodes × --tasks-per-node is at most %,d tasks", MAX_TASKS));
     }
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "quotaflow bench cpu: %d nodes × %d tasks = %d tasks, %d partitions, %d stream thread(s), "
@@ -253,7 +261,7 @@ public final class CpuBench implements Callable<Integer> {
       return window;
     }
 
-    private Window measure(SampleFeed feed, RecordWatch reader, java.util.function.LongSupplier taken,
+    private Window measure(SampleFeed feed, RecordWatch reader, LongSupplier taken,
         Duration warmupTime, Duration windowTime) throws InterruptedException {
       Thread.sleep(warmupTime.toMillis()); // a benchmark, not a test: the JIT and the caches need the time
       long startNanos = System.nanoTime();
@@ -356,16 +364,9 @@ public final class CpuBench implements Callable<Integer> {
     }
 
     private void progress(String format, Object... args) {
-      out.printf(Locale.ROOT, "[%s] " + format + "%n", prepend(run.label(), args));
+      out.println("[" + run.label() + "] " + String.format(Locale.ROOT, format, args));
       out.flush();
     }
-  }
-
-  private static Object[] prepend(Object first, Object[] rest) {
-    Object[] all = new Object[rest.length + 1];
-    all[0] = first;
-    System.arraycopy(rest, 0, all, 1, rest.length);
-    return all;
   }
 
   private static long usedHeapAfterGc() {

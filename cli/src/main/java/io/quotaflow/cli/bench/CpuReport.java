@@ -1,6 +1,7 @@
 package io.quotaflow.cli.bench;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,7 +37,7 @@ final class CpuReport {
 
   /** One line per target the runs can speak to. */
   static List<String> verdicts(List<CpuFigures> runs) {
-    List<String> lines = new java.util.ArrayList<>();
+    List<String> lines = new ArrayList<>();
     for (CpuFigures f : runs) {
       switch (f.run()) {
         case THROUGHPUT -> lines.add(String.format(Locale.ROOT,

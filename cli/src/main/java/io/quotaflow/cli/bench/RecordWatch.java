@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -34,7 +36,7 @@ final class RecordWatch implements AutoCloseable {
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5_000);
     consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    List<TopicPartition> all = java.util.stream.IntStream.range(0, partitions)
+    List<TopicPartition> all = IntStream.range(0, partitions)
         .mapToObj(p -> new TopicPartition(topic, p)).toList();
     consumer.assign(all);
     consumer.seekToEnd(all);
@@ -64,7 +66,7 @@ final class RecordWatch implements AutoCloseable {
   private void run() {
     long count = 0;
     while (!stopping) {
-      var records = consumer.poll(Duration.ofMillis(50));
+      ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(50));
       long nowMs = System.currentTimeMillis();
       for (ConsumerRecord<byte[], byte[]> record : records) {
         count++;

@@ -58,6 +58,16 @@ class CpuBenchTest {
     assertThat(err.toString()).contains("must be positive");
   }
 
+  @Test
+  void moreTasksThanTheFeedHoldsAreRefused() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new QuotaflowCli());
+    cli.setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("bench", "cpu", "--nodes", "100000", "--tasks-per-node", "100000")).isEqualTo(2);
+    assertThat(err.toString()).contains("at most 10,000,000 tasks");
+  }
+
   /** The cells of the report's row for {@code run}, trimmed, without the empty ones at the edges. */
   private static List<String> row(String report, String run) {
     String line = report.lines().filter(l -> l.startsWith("| " + run + " |")).findFirst()
