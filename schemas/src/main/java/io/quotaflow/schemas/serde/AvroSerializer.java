@@ -65,20 +65,52 @@ public final class AvroSerializer<T extends GenericContainer> implements Seriali
     }
     Schema schema = data.getSchema();
     int id = schemaId(topic, schema);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    EncodeBuffer out = EncodeBuffer.forThisThread();
     out.write(WireFormat.MAGIC_BYTE);
     out.write(id >>> 24);
     out.write(id >>> 16);
     out.write(id >>> 8);
     out.write(id);
     try {
-      BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+      BinaryEncoder encoder = out.encoder();
       writers.computeIfAbsent(schema, s -> new SpecificDatumWriter<>(s, AvroModel.CUSTOM_CODERS)).write(data, encoder);
       encoder.flush();
     } catch (IOException | RuntimeException e) {
       throw new SerializationException("cannot encode " + schema.getFullName() + " for topic " + topic + ": " + e.getMessage(), e);
     }
     return out.toByteArray();
+  }
+
+  /**
+   * One buffer and encoder per thread, reused: the streams app encodes a task's state and a decision
+   * on almost every sample, and a fresh 128-byte stream grew and copied itself twice for each.
+   */
+  private static final class EncodeBuffer extends ByteArrayOutputStream {
+    private static final int INITIAL_BYTES = 1024;
+    /** A buffer that grew past this for one large record is not kept. */
+    private static final int KEPT_BYTES = 1 << 20;
+    private static final ThreadLocal<EncodeBuffer> BUFFERS = ThreadLocal.withInitial(EncodeBuffer::new);
+
+    private BinaryEncoder encoder;
+
+    private EncodeBuffer() {
+      super(INITIAL_BYTES);
+    }
+
+    static EncodeBuffer forThisThread() {
+      EncodeBuffer buffer = BUFFERS.get();
+      if (buffer.buf.length > KEPT_BYTES) {
+        buffer = new EncodeBuffer();
+        BUFFERS.set(buffer);
+      }
+      buffer.reset();
+      return buffer;
+    }
+
+    BinaryEncoder encoder() {
+      encoder = EncoderFactory.get().directBinaryEncoder(this, encoder);
+      return encoder;
+    }
   }
 
   private int schemaId(String topic, Schema schema) {
