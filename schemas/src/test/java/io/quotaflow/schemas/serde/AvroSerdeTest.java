@@ -62,6 +62,24 @@ class AvroSerdeTest {
   }
 
   @Test
+  void aLargeRecordThenASmallOneAreEachWrittenWhole() {
+    Schema blob = SchemaBuilder.record("Blob").namespace("x").fields().requiredString("text").endRecord();
+    AvroSerializer<GenericRecord> serializer = new AvroSerializer<>(registry, false, true);
+    GenericRecord large = new GenericData.Record(blob);
+    large.put("text", "x".repeat(2 << 20)); // beyond what the per-thread buffer keeps
+    GenericRecord small = new GenericData.Record(blob);
+    small.put("text", "y");
+
+    byte[] largeBytes = serializer.serialize("blobs", large);
+    byte[] smallBytes = serializer.serialize("blobs", small);
+
+    assertThat(largeBytes).hasSize(WireFormat.HEADER_BYTES + 4 + (2 << 20)); // zigzag length of 2 MiB takes 4 bytes
+    assertThat(smallBytes).hasSize(WireFormat.HEADER_BYTES + 2);
+    assertThat(smallBytes[WireFormat.HEADER_BYTES + 1]).isEqualTo((byte) 'y');
+    assertThat(serializer.serialize("blobs", small)).isEqualTo(smallBytes);
+  }
+
+  @Test
   void writesConfluentFramingWithTheRegisteredId() {
     byte[] bytes = new AvroSerializer<CgroupSample>(registry, false, true).serialize(TOPIC, ContractExamples.sample());
     int id = registry.getId(TOPIC + "-value", CgroupSample.getClassSchema());
