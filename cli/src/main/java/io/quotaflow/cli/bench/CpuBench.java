@@ -225,6 +225,9 @@ public final class CpuBench implements Callable<Integer> {
           app = measure(feed, decisions, () -> committedSamples(admin), warmupTime, windowTime);
           heapDuring = usedHeapAfterGc();
         }
+        if (!runner.health().live()) {
+          throw new IllegalStateException("the streams app stopped during the run (" + runner.state() + "): its figures mean nothing");
+        }
       } finally {
         TempDirs.deleteRecursively(stateDir);
       }
