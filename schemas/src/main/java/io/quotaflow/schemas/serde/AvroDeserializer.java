@@ -170,7 +170,7 @@ public final class AvroDeserializer<T> implements Deserializer<T> {
       throw new WireFormatException.MalformedPayloadException(location, "schema id " + schemaId + " is "
           + writerSchema.getFullName() + ", not " + reading.getFullName(), null);
     }
-    DatumReader<T> reader = generic ? new GenericDatumReader<>(writerSchema, reading) : new SpecificDatumReader<>(writerSchema, reading, AvroModel.CUSTOM_CODERS);
+    DatumReader<T> reader = generic ? new GenericDatumReader<>(writerSchema, reading) : new SpecificDatumReader<>(writerSchema, reading);
     readersByWriterId.put(schemaId, reader);
     return reader;
   }

@@ -3,10 +3,11 @@ package io.quotaflow.schemas.serde;
 import org.apache.avro.specific.SpecificData;
 
 /**
- * The Avro model the serdes read and write specific records with: the generated classes' own
- * {@code customEncode}/{@code customDecode} instead of reflection over the schema. Same bytes; the
- * streams app encodes and decodes its state on every sample, and this is most of that cost.
- * Avro leaves custom coders off unless asked ({@code org.apache.avro.specific.use_custom_coders}).
+ * The Avro model the serializer writes specific records with: the generated classes' own
+ * {@code customEncode} instead of field access by reflection over the schema. Same bytes; the
+ * streams app encodes a task's state on every sample. Avro leaves custom coders off unless asked
+ * ({@code org.apache.avro.specific.use_custom_coders}). Reading needs no such model: Avro's fast
+ * reader, on by default, already builds a decoder per schema.
  */
 final class AvroModel {
 
