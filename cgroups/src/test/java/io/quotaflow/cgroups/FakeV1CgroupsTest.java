@@ -14,13 +14,13 @@ import org.junit.jupiter.api.io.TempDir;
 class FakeV1CgroupsTest {
 
   @TempDir Path root;
-  FakeTree tree;
+  PlainFileTree tree;
   Cgroups cgroups;
   final TaskId job = TaskId.of("job1");
 
   @BeforeEach
   void setUp() throws Exception {
-    tree = FakeTree.v1(root, "qf").v1Task("qf", "job1");
+    tree = PlainFileTree.v1(root, "qf").v1Task("qf", "job1");
     cgroups = tree.open(CgroupLayout.V1, "/qf");
   }
 
@@ -98,7 +98,7 @@ class FakeV1CgroupsTest {
 
   @Test
   void missingHierarchiesReadAsNullNotErrors() throws Exception {
-    FakeTree bare = new FakeTree(root.resolve("bare"));
+    PlainFileTree bare = new PlainFileTree(root.resolve("bare"));
     bare.file("cpuacct/cgroup.procs", "").v1Group("cpuacct", "qf/job1");
     Cgroups onlyCpuacct = bare.open(CgroupLayout.AUTO, "/qf");
     try (CgroupStatsReader reader = onlyCpuacct.openReader(job)) {
@@ -118,7 +118,7 @@ class FakeV1CgroupsTest {
 
   @Test
   void aGroupMissingInOneHierarchyAtOpenIsPickedUpWhenItAppears() throws Exception {
-    FakeTree late = FakeTree.v1(root.resolve("late"), "qf").v1Group("cpuacct", "qf/job1");
+    PlainFileTree late = PlainFileTree.v1(root.resolve("late"), "qf").v1Group("cpuacct", "qf/job1");
     Cgroups cg = late.open(CgroupLayout.V1, "/qf");
     try (CgroupStatsReader reader = cg.openReader(job)) {
       assertThat(reader.read().memoryBytes()).isNull();

@@ -17,7 +17,7 @@ class FakeV2CgroupsTest {
 
   @Test
   void readsV2CountersWithEveryController() throws Exception {
-    FakeTree tree = FakeTree.v2(root, "qf", "cpu memory", "cpu memory").v2Task("qf", "job1", true, true)
+    PlainFileTree tree = PlainFileTree.v2(root, "qf", "cpu memory", "cpu memory").v2Task("qf", "job1", true, true)
         .file("unified/qf/job1/cpu.stat",
             "usage_usec 2500000\nuser_usec 2000000\nsystem_usec 500000\nnr_periods 9\nnr_throttled 4\nthrottled_usec 1234\n")
         .file("unified/qf/job1/cpu.max", "50000 100000\n")
@@ -42,7 +42,7 @@ class FakeV2CgroupsTest {
 
   @Test
   void aTreeWithoutTheCpuControllerSaysSo() throws Exception {
-    FakeTree tree = FakeTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
+    PlainFileTree tree = PlainFileTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     assertThat(cgroups.cpuSettingsSupported()).isFalse();
     assertThatThrownBy(() -> cgroups.applyCpu(job, new CpuSettings(1000, 98, -1, 100000)))
@@ -63,7 +63,7 @@ class FakeV2CgroupsTest {
 
   @Test
   void writesWeightAndCpuMaxOnlyWhenTheyDiffer() throws Exception {
-    FakeTree tree = FakeTree.v2(root, "qf", "cpu", "cpu").v2Task("qf", "job1", true, false);
+    PlainFileTree tree = PlainFileTree.v2(root, "qf", "cpu", "cpu").v2Task("qf", "job1", true, false);
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     assertThat(cgroups.cpuSettingsSupported()).isTrue();
 
@@ -83,7 +83,7 @@ class FakeV2CgroupsTest {
 
   @Test
   void aFreezeTheKernelNeverCompletesTimesOut() throws Exception {
-    FakeTree tree = FakeTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
+    PlainFileTree tree = PlainFileTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     FreezeResult result = cgroups.freeze(job, Duration.ofMillis(150));
     assertThat(result.outcome()).isEqualTo(FreezeOutcome.TIMED_OUT);
@@ -94,7 +94,7 @@ class FakeV2CgroupsTest {
 
   @Test
   void aFreezeWaitsForCgroupEventsToSayFrozen() throws Exception {
-    FakeTree tree = FakeTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
+    PlainFileTree tree = PlainFileTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     CompletableFuture<Void> kernel = CompletableFuture.runAsync(() -> {
       try {

@@ -14,22 +14,22 @@ class HierarchyLocatorTest {
 
   @Test
   void hybridWithoutCpuOnV2IsDetectedAsV1() throws Exception {
-    FakeTree.v1(root, "qf");
-    FakeTree.v2(root, "qf", "hugetlb", "");
-    Cgroups cgroups = new FakeTree(root).open(CgroupLayout.AUTO, "/qf");
+    PlainFileTree.v1(root, "qf");
+    PlainFileTree.v2(root, "qf", "hugetlb", "");
+    Cgroups cgroups = new PlainFileTree(root).open(CgroupLayout.AUTO, "/qf");
     assertThat(cgroups.version()).isEqualTo(CgroupVersion.V1);
   }
 
   @Test
   void hybridWithCpuOnV2IsDetectedAsV2() throws Exception {
-    FakeTree.v1(root, "qf");
-    new FakeTree(root).file("unified/cgroup.controllers", "cpu memory\n");
+    PlainFileTree.v1(root, "qf");
+    new PlainFileTree(root).file("unified/cgroup.controllers", "cpu memory\n");
     assertThat(HierarchyLocator.locate(root, CgroupLayout.AUTO).version()).isEqualTo(CgroupVersion.V2);
   }
 
   @Test
   void unifiedOnlyRootIsV2() throws Exception {
-    new FakeTree(root).file("cgroup.controllers", "cpu memory\n").file("cgroup.procs", "");
+    new PlainFileTree(root).file("cgroup.controllers", "cpu memory\n").file("cgroup.procs", "");
     HierarchyLocator.Located located = HierarchyLocator.locate(root, CgroupLayout.AUTO);
     assertThat(located.version()).isEqualTo(CgroupVersion.V2);
     assertThat(located.v2Root()).isEqualTo(root.toRealPath());
@@ -37,20 +37,20 @@ class HierarchyLocatorTest {
 
   @Test
   void v2WithoutV1CpuIsV2EvenWithoutTheCpuController() throws Exception {
-    FakeTree.v2(root, "qf", "hugetlb", "");
+    PlainFileTree.v2(root, "qf", "hugetlb", "");
     assertThat(HierarchyLocator.locate(root, CgroupLayout.AUTO).version()).isEqualTo(CgroupVersion.V2);
   }
 
   @Test
   void anExplicitLayoutWins() throws Exception {
-    FakeTree.v1(root, "qf");
-    FakeTree.v2(root, "qf", "hugetlb", "");
-    assertThat(new FakeTree(root).open(CgroupLayout.V2, "/qf").version()).isEqualTo(CgroupVersion.V2);
+    PlainFileTree.v1(root, "qf");
+    PlainFileTree.v2(root, "qf", "hugetlb", "");
+    assertThat(new PlainFileTree(root).open(CgroupLayout.V2, "/qf").version()).isEqualTo(CgroupVersion.V2);
   }
 
   @Test
   void aMissingLayoutIsAClearError() {
-    FakeTree.v2(root, "qf", "hugetlb", "");
+    PlainFileTree.v2(root, "qf", "hugetlb", "");
     assertThatThrownBy(() -> HierarchyLocator.locate(root, CgroupLayout.V1))
         .isInstanceOf(CgroupException.class).hasMessageContaining("no cgroup v1 cpuacct hierarchy");
     assertThatThrownBy(() -> HierarchyLocator.locate(root.resolve("none"), CgroupLayout.AUTO))
@@ -66,7 +66,7 @@ class HierarchyLocatorTest {
   @Test
   void coMountedCpuAndCpuacctAreOneHierarchy() throws Exception {
     // The common systemd layout: cpu,cpuacct mounted once, cpu and cpuacct symlinks to it.
-    FakeTree tree = new FakeTree(root).file("cpu,cpuacct/cgroup.procs", "")
+    PlainFileTree tree = new PlainFileTree(root).file("cpu,cpuacct/cgroup.procs", "")
         .file("memory/cgroup.procs", "").file("freezer/cgroup.procs", "");
     Files.createSymbolicLink(root.resolve("cpu"), root.resolve("cpu,cpuacct"));
     Files.createSymbolicLink(root.resolve("cpuacct"), root.resolve("cpu,cpuacct"));

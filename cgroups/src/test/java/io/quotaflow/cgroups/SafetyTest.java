@@ -16,13 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 class SafetyTest {
 
   @TempDir Path root;
-  FakeTree tree;
+  PlainFileTree tree;
   Cgroups cgroups;
   final TaskId evil = TaskId.of("evil");
 
   @BeforeEach
   void setUp() throws Exception {
-    tree = FakeTree.v1(root, "qf").v1Task("qf", "job1");
+    tree = PlainFileTree.v1(root, "qf").v1Task("qf", "job1");
     // A victim outside the parent, shaped like a group, and a symlink to it under the parent in
     // every hierarchy.
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
-import io.quotaflow.cgroups.FakeTree;
+import io.quotaflow.cgroups.PlainFileTree;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.KafkaWait;
@@ -42,7 +42,7 @@ class EndToEndOnAFakeV2TreeTest {
 
   @Test
   void anIdleTasksCpuWeightStepsDownWhileABusyOnesStaysAndCpuMaxKeepsThePeriod(KafkaEnv kafka) throws Exception {
-    FakeTree tree = FakeTree.v2(dir.resolve("cgroup"), "qf", "cpu", "cpu")
+    PlainFileTree tree = PlainFileTree.v2(dir.resolve("cgroup"), "qf", "cpu", "cpu")
         .v2Task("qf", "busy", true, false)
         .v2Task("qf", "idle", true, false);
     CgroupConfig config = new CgroupConfig(tree.root, CgroupLayout.V2, CgroupParent.at("/qf"));
@@ -89,11 +89,11 @@ class EndToEndOnAFakeV2TreeTest {
    * A plain file is truncated before it is written (kernfs takes a write whole), so a poll that
    * lands between the two reads it empty: read again.
    */
-  private static int weight(FakeTree tree, String task) {
+  private static int weight(PlainFileTree tree, String task) {
     return Integer.parseInt(whole(tree, "unified/qf/" + task + "/cpu.weight"));
   }
 
-  private static String whole(FakeTree tree, String file) {
+  private static String whole(PlainFileTree tree, String file) {
     while (true) {
       String text = tree.read(file).trim();
       if (!text.isEmpty()) {

@@ -2,25 +2,30 @@ package io.quotaflow.cgroups;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
- * A temp directory laid out like cgroupfs, for formats and safety. Plain files do not behave like
- * kernfs (no normalisation, no errors, no ENODEV), so kernel behaviour is tested on real cgroups.
+ * A directory laid out like cgroupfs in plain files, with every file at its kernel default: the
+ * tests of formats and safety use it, and so does {@code quotaflow demo} where cgroups are not
+ * writable. Plain files do not behave like kernfs (no normalisation, no errors, no ENODEV), so
+ * kernel behaviour is tested on real cgroups.
  */
-public final class FakeTree {
+public final class PlainFileTree {
 
   public final Path root;
 
-  public FakeTree(Path root) {
+  public PlainFileTree(Path root) {
     this.root = root;
   }
 
   /** v1 hierarchies cpu, cpuacct, memory, freezer, each with {@code parent} created. */
-  public static FakeTree v1(Path root, String parent) {
-    FakeTree tree = new FakeTree(root);
+  public static PlainFileTree v1(Path root, String parent) {
+    PlainFileTree tree = new PlainFileTree(root);
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {
       tree.file(controller + "/cgroup.procs", "");
       tree.v1Group(controller, parent);
@@ -36,8 +41,8 @@ public final class FakeTree {
    * A hybrid v2 tree under {@code unified} offering {@code controllers}, with {@code parent}
    * enabling {@code subtree} for its children.
    */
-  public static FakeTree v2(Path root, String parent, String controllers, String subtree) {
-    FakeTree tree = new FakeTree(root);
+  public static PlainFileTree v2(Path root, String parent, String controllers, String subtree) {
+    PlainFileTree tree = new PlainFileTree(root);
     tree.file("unified/cgroup.controllers", controllers + "\n");
     tree.file("unified/cgroup.procs", "");
     tree.file("unified/" + parent + "/cgroup.subtree_control", subtree + "\n");
@@ -45,7 +50,7 @@ public final class FakeTree {
   }
 
   /** Creates a v1 group directory with the files the backend reads, at kernel defaults. */
-  public FakeTree v1Group(String controller, String path) {
+  public PlainFileTree v1Group(String controller, String path) {
     switch (controller) {
       case "cpu" -> {
         file("cpu/" + path + "/cpu.shares", "1024\n");
@@ -66,7 +71,7 @@ public final class FakeTree {
     return this;
   }
 
-  public FakeTree v1Task(String parent, String task) {
+  public PlainFileTree v1Task(String parent, String task) {
     for (String controller : HierarchyLocator.V1_CONTROLLERS) {
       v1Group(controller, parent + "/" + task);
     }
@@ -74,7 +79,7 @@ public final class FakeTree {
   }
 
   /** A v2 group; cpu and memory files only when the parent enables those controllers. */
-  public FakeTree v2Task(String parent, String task, boolean cpu, boolean memory) {
+  public PlainFileTree v2Task(String parent, String task, boolean cpu, boolean memory) {
     String dir = "unified/" + parent + "/" + task + "/";
     file(dir + "cgroup.procs", "");
     file(dir + "cgroup.freeze", "0\n");
@@ -92,12 +97,19 @@ public final class FakeTree {
     return this;
   }
 
-  /** Writes in place (same inode), as a kernel update would appear to an open file. */
-  public FakeTree file(String relative, String content) {
+  /**
+   * Writes in place, as the kernel updates a file: the same inode, and never empty in between
+   * (written first, then cut to length), so a reader polling it sees the old value or the new one.
+   */
+  public PlainFileTree file(String relative, String content) {
     try {
       Path path = root.resolve(relative);
       Files.createDirectories(path.getParent());
-      Files.writeString(path, content, StandardCharsets.US_ASCII);
+      byte[] bytes = content.getBytes(StandardCharsets.US_ASCII);
+      try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        channel.write(ByteBuffer.wrap(bytes), 0);
+        channel.truncate(bytes.length);
+      }
       return this;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
