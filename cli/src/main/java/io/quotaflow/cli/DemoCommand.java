@@ -62,13 +62,13 @@ final class DemoCommand implements Callable<Integer> {
   private static final Duration TERMINAL_REFRESH = Duration.ofSeconds(1);
   private static final Duration PLAIN_REFRESH = Duration.ofSeconds(5);
 
-  @Option(names = "--duration", paramLabel = "DURATION",
+  @Option(names = "--duration", paramLabel = "DURATION", converter = PositiveDuration.class,
       description = "Stop by itself after this long, e.g. 90s or 5m (default: run until Ctrl-C).")
-  String duration;
+  Duration duration;
 
-  @Option(names = "--refresh", paramLabel = "DURATION",
+  @Option(names = "--refresh", paramLabel = "DURATION", converter = PositiveDuration.class,
       description = "How often the table is printed (default: 1s on a terminal, redrawn in place; 5s otherwise, as plain lines).")
-  String refresh;
+  Duration refresh;
 
   @Option(names = "--simulate",
       description = "Use the simulated cgroup tree even where real cgroups are writable.")
@@ -120,9 +120,9 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Duration stopAfter = duration == null ? null : parseDuration("--duration", duration);
+    Duration stopAfter = duration;
     boolean terminal = System.console() != null;
-    Duration printEvery = refresh != null ? parseDuration("--refresh", refresh) : terminal ? TERMINAL_REFRESH : PLAIN_REFRESH;
+    Duration printEvery = refresh != null ? refresh : terminal ? TERMINAL_REFRESH : PLAIN_REFRESH;
     String nodeId = nodeId();
     CgroupConfig realCgroups = realCgroups();
     if (terminal) {
@@ -290,18 +290,6 @@ final class DemoCommand implements Callable<Integer> {
       return new CgroupConfig(cgroupRoot, CgroupLayout.AUTO, CgroupParent.underOwnGroup(parent));
     } catch (IllegalArgumentException e) {
       throw new CliException("--parent: " + e.getMessage(), e);
-    }
-  }
-
-  private static Duration parseDuration(String option, String text) {
-    try {
-      Duration parsed = Periods.parse(text);
-      if (parsed.isNegative() || parsed.isZero()) {
-        throw new CliException(option + " must be positive, was " + text);
-      }
-      return parsed;
-    } catch (IllegalArgumentException e) {
-      throw new CliException(option + ": " + e.getMessage(), e);
     }
   }
 

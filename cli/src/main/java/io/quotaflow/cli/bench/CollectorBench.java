@@ -6,6 +6,7 @@ import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.cli.PositiveDuration;
 import io.quotaflow.collector.CollectorMain;
 import io.quotaflow.collector.CollectorSettings;
 import io.quotaflow.collector.Periods;
@@ -49,14 +50,17 @@ public final class CollectorBench implements Callable<Integer> {
   @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--period", defaultValue = "1s", description = "Sampling period (default: ${DEFAULT-VALUE}).")
-  String period;
+  @Option(names = "--period", defaultValue = "1s", converter = PositiveDuration.class,
+      description = "Sampling period (default: ${DEFAULT-VALUE}).")
+  Duration period;
 
-  @Option(names = "--warmup", defaultValue = "60s", description = "Time before measuring, for the JIT (default: ${DEFAULT-VALUE}).")
-  String warmup;
+  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class,
+      description = "Time before measuring, for the JIT (default: ${DEFAULT-VALUE}).")
+  Duration warmup;
 
-  @Option(names = "--duration", defaultValue = "5m", description = "Measured window (default: ${DEFAULT-VALUE}).")
-  String duration;
+  @Option(names = "--duration", defaultValue = "5m", converter = PositiveDuration.class,
+      description = "Measured window (default: ${DEFAULT-VALUE}).")
+  Duration duration;
 
   @Option(names = "--layout", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
   String layout;
@@ -81,9 +85,9 @@ public final class CollectorBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Duration periodTime = parse(period);
-    Duration warmupTime = parse(warmup);
-    Duration window = parse(duration);
+    Duration periodTime = period;
+    Duration warmupTime = warmup;
+    Duration window = duration;
     String parentName = "quotaflow-bench-" + UUID.randomUUID().toString().substring(0, 8);
     Cgroups cgroups;
     try {
@@ -202,14 +206,6 @@ public final class CollectorBench implements Callable<Integer> {
         .forEach(e -> out.printf(Locale.ROOT, "| %s | %.2f | %.2f %% |%n", e.getKey(), e.getValue() / 1e9,
             100 * e.getValue() / 1e9 / wallS));
     out.flush();
-  }
-
-  private Duration parse(String text) {
-    try {
-      return Periods.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
   }
 
   /** The child's CPU, its threads' CPU and its metrics at one moment. */

@@ -2,6 +2,7 @@ package io.quotaflow.cli.bench;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.cli.PositiveDuration;
 import io.quotaflow.cli.demo.TempDirs;
 import io.quotaflow.collector.Periods;
 import io.quotaflow.embedded.EmbeddedPair;
@@ -90,15 +91,17 @@ public final class CpuBench implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--warmup", defaultValue = "60s", description = "Time before each app window, for the JIT and caches (default: ${DEFAULT-VALUE}).")
-  String warmup;
+  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class,
+      description = "Time before each app window, for the JIT and caches (default: ${DEFAULT-VALUE}).")
+  Duration warmupTime;
 
-  @Option(names = "--window", defaultValue = "60s", description = "Measured window of each app run (default: ${DEFAULT-VALUE}).")
-  String window;
+  @Option(names = "--window", defaultValue = "60s", converter = PositiveDuration.class,
+      description = "Measured window of each app run (default: ${DEFAULT-VALUE}).")
+  Duration windowTime;
 
-  @Option(names = "--baseline-window", defaultValue = "20s",
+  @Option(names = "--baseline-window", defaultValue = "20s", converter = PositiveDuration.class,
       description = "Measured window of each raw baseline, after a quarter of it as warm-up (default: ${DEFAULT-VALUE}).")
-  String baselineWindow;
+  Duration baselineTime;
 
   @Option(names = "--streams-config", paramLabel = "KEY=VALUE",
       description = "A Kafka Streams setting for the app in every run, repeatable; wins over the bench's (e.g. statestore.cache.max.bytes=134217728).")
@@ -117,9 +120,6 @@ public final class CpuBench implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     List<CpuRun> plan = plan();
-    Duration warmupTime = parse("--warmup", warmup);
-    Duration windowTime = parse("--window", window);
-    Duration baselineTime = parse("--baseline-window", baselineWindow);
     if (nodes < 1 || tasksPerNode < 1 || partitions < 1 || threads < 1 || backlog < 1 || phaseSamples < 1
         || !(latencyRate > 0)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
@@ -143,7 +143,7 @@ public final class CpuBench implements Callable<Integer> {
       out.println("Broker " + pair.bootstrapServers() + ", registry " + pair.registryUrl());
       out.flush();
       for (CpuRun run : plan) {
-        figures.add(new Measurement(run, client, registry, out, warmupTime, windowTime, baselineTime).run());
+        figures.add(new Measurement(run, client, registry, out).run());
       }
     }
     CpuReport.print(out, figures);
@@ -158,35 +158,20 @@ public final class CpuBench implements Callable<Integer> {
     }
   }
 
-  private Duration parse(String option, String text) {
-    try {
-      return Periods.parse(text);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), option + ": " + e.getMessage());
-    }
-  }
-
   /** One run: its raw baseline, then the app, each on topics of their own. */
   private final class Measurement {
     private final CpuRun run;
     private final Map<String, Object> client;
     private final SchemaRegistryClient registry;
     private final PrintWriter out;
-    private final Duration warmupTime;
-    private final Duration windowTime;
-    private final Duration baselineTime;
     private final Topics topics;
     private final String applicationId;
 
-    Measurement(CpuRun run, Map<String, Object> client, SchemaRegistryClient registry, PrintWriter out,
-        Duration warmupTime, Duration windowTime, Duration baselineTime) {
+    Measurement(CpuRun run, Map<String, Object> client, SchemaRegistryClient registry, PrintWriter out) {
       this.run = run;
       this.client = client;
       this.registry = registry;
       this.out = out;
-      this.warmupTime = warmupTime;
-      this.windowTime = windowTime;
-      this.baselineTime = baselineTime;
       String prefix = "bench-" + run.label() + ".";
       this.topics = Topics.create(new Topics.Settings(prefix, partitions, true), registry);
       this.applicationId = prefix + "streams";
@@ -265,15 +250,15 @@ public final class CpuBench implements Callable<Integer> {
     }
 
     private Window measure(SampleFeed feed, RecordWatch reader, LongSupplier taken,
-        Duration warmupTime, Duration windowTime) throws InterruptedException {
-      Thread.sleep(warmupTime.toMillis()); // a benchmark, not a test: the JIT and the caches need the time
+        Duration warmup, Duration window) throws InterruptedException {
+      Thread.sleep(warmup.toMillis()); // a benchmark, not a test: the JIT and the caches need the time
       long startNanos = System.nanoTime();
       long takenAtStart = taken.getAsLong();
       long sentAtStart = feed.sent();
       long receivedAtStart = reader.received();
       reader.openWindow(System.currentTimeMillis());
-      progress("measuring for %s", Periods.format(windowTime));
-      Thread.sleep(windowTime.toMillis());
+      progress("measuring for %s", Periods.format(window));
+      Thread.sleep(window.toMillis());
       long takenAtEnd = taken.getAsLong();
       long sentAtEnd = feed.sent();
       long receivedAtEnd = reader.received();
@@ -282,10 +267,10 @@ public final class CpuBench implements Callable<Integer> {
       // Decisions stamped inside the window may still be in an open transaction: wait out a few commits.
       Thread.sleep(3 * run.commitIntervalMs + 2_000);
       Latencies.Summary latency = reader.stop();
-      Window window = new Window(seconds, (takenAtEnd - takenAtStart) / seconds, (sentAtEnd - sentAtStart) / seconds,
+      Window measured = new Window(seconds, (takenAtEnd - takenAtStart) / seconds, (sentAtEnd - sentAtStart) / seconds,
           (receivedAtEnd - receivedAtStart) / seconds, sentAtEnd - takenAtEnd, latency, feed.failures());
-      progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms", window.takenPerSecond(), window.sentPerSecond(), latency.p99Ms());
-      return window;
+      progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms", measured.takenPerSecond(), measured.sentPerSecond(), latency.p99Ms());
+      return measured;
     }
 
     /** What a cluster has before samples flow: the cluster config, each node's status, each task's spec. */

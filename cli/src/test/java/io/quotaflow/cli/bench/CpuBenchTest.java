@@ -59,6 +59,18 @@ class CpuBenchTest {
   }
 
   @Test
+  void aZeroWindowIsRefusedWithTheOptionsName() {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new QuotaflowCli());
+    cli.setErr(new PrintWriter(err));
+
+    assertThat(cli.execute("bench", "cpu", "--window", "0s")).isEqualTo(2);
+    assertThat(err.toString()).contains("--window").contains("must be positive, was 0s");
+    assertThat(cli.execute("bench", "cpu", "--warmup", "soon")).isEqualTo(2);
+    assertThat(err.toString()).contains("--warmup").contains("not a duration: 'soon'");
+  }
+
+  @Test
   void moreTasksThanTheFeedHoldsAreRefused() {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new QuotaflowCli());
