@@ -43,22 +43,22 @@ import picocli.CommandLine.Option;
     name = "collector",
     mixinStandardHelpOptions = true,
     description = {
-        "The collector's process CPU for N real empty cgroups sampled at 1 Hz (target: at most 2 % of one core).",
+        "The collector's process CPU for N real empty cgroups sampled at 1 Hz (target: at most 2 %% of one core).",
         "Needs writable cgroups (root). Runs the collector as a child JVM; the broker runs in this process."})
 public final class CollectorBench implements Callable<Integer> {
 
   @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--period", defaultValue = "1s", converter = PositiveDuration.class,
+  @Option(names = "--period", defaultValue = "1s", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Sampling period (default: ${DEFAULT-VALUE}).")
   Duration period;
 
-  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class,
+  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Time before measuring, for the JIT (default: ${DEFAULT-VALUE}).")
   Duration warmup;
 
-  @Option(names = "--duration", defaultValue = "5m", converter = PositiveDuration.class,
+  @Option(names = "--duration", defaultValue = "5m", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Measured window (default: ${DEFAULT-VALUE}).")
   Duration duration;
 

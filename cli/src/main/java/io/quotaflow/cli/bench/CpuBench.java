@@ -91,15 +91,15 @@ public final class CpuBench implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class,
+  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Time before each app window, for the JIT and caches (default: ${DEFAULT-VALUE}).")
   Duration warmupTime;
 
-  @Option(names = "--window", defaultValue = "60s", converter = PositiveDuration.class,
+  @Option(names = "--window", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Measured window of each app run (default: ${DEFAULT-VALUE}).")
   Duration windowTime;
 
-  @Option(names = "--baseline-window", defaultValue = "20s", converter = PositiveDuration.class,
+  @Option(names = "--baseline-window", defaultValue = "20s", converter = PositiveDuration.class, paramLabel = "DURATION",
       description = "Measured window of each raw baseline, after a quarter of it as warm-up (default: ${DEFAULT-VALUE}).")
   Duration baselineTime;
 
