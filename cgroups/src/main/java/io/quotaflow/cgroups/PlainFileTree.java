@@ -17,6 +17,9 @@ import java.nio.file.StandardOpenOption;
  */
 public final class PlainFileTree {
 
+  /** Far longer than a writer takes between truncating a file and writing it. */
+  private static final long VALUE_WAIT_NANOS = 1_000_000_000L;
+
   public final Path root;
 
   public PlainFileTree(Path root) {
@@ -121,6 +124,27 @@ public final class PlainFileTree {
       return Files.readString(root.resolve(relative), StandardCharsets.US_ASCII);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A value file's content, trimmed, as a kernfs reader would see it. The module writes a value as
+   * kernfs takes it: opened with truncation, then written. Kernfs swaps the value whole; a plain
+   * file is empty for a moment and can be read half-written. So a value counts once two reads in a
+   * row agree and are not empty. A value file that stays empty is an error.
+   */
+  public String readValue(String relative) {
+    long deadline = System.nanoTime() + VALUE_WAIT_NANOS;
+    String previous = null;
+    while (true) {
+      String text = read(relative).trim();
+      if (!text.isEmpty() && text.equals(previous)) {
+        return text;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(relative + " gives no steady value: empty or rewritten all the time");
+      }
+      previous = text;
     }
   }
 

@@ -78,28 +78,14 @@ class EndToEndOnAFakeV2TreeTest {
       assertThat(idleWeights.stepsAfter(100)).isSubsetOf(ladder).isSortedAccordingTo((a, b) -> Integer.compare(b, a))
           .endsWith(10).hasSizeGreaterThanOrEqualTo(5);
       assertThat(busyWeights.stepsAfter(100)).containsExactly(98);
-      assertThat(whole(tree, "unified/qf/idle/cpu.max")).isEqualTo("max 100000");
-      assertThat(whole(tree, "unified/qf/busy/cpu.max")).isEqualTo("max 100000");
+      assertThat(tree.readValue("unified/qf/idle/cpu.max")).isEqualTo("max 100000");
+      assertThat(tree.readValue("unified/qf/busy/cpu.max")).isEqualTo("max 100000");
     } finally {
       kernel.shutdownNow();
     }
   }
 
-  /**
-   * A plain file is truncated before it is written (kernfs takes a write whole), so a poll that
-   * lands between the two reads it empty: read again.
-   */
   private static int weight(PlainFileTree tree, String task) {
-    return Integer.parseInt(whole(tree, "unified/qf/" + task + "/cpu.weight"));
-  }
-
-  private static String whole(PlainFileTree tree, String file) {
-    while (true) {
-      String text = tree.read(file).trim();
-      if (!text.isEmpty()) {
-        return text;
-      }
-      Thread.onSpinWait();
-    }
+    return Integer.parseInt(tree.readValue("unified/qf/" + task + "/cpu.weight"));
   }
 }

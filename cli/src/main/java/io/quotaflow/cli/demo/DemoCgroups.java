@@ -107,7 +107,7 @@ public sealed interface DemoCgroups extends AutoCloseable {
       try {
         // As many CPUs as this machine has: the collector reports this machine's count in NodeStatus.
         return new Simulated(tree, WorkloadSimulator.start(tree, tasks, Runtime.getRuntime().availableProcessors()), reason);
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         tree.close();
         throw e;
       }

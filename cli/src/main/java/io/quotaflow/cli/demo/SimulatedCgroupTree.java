@@ -49,8 +49,9 @@ public final class SimulatedCgroupTree implements AutoCloseable {
     tree.file(memory + "memory.stat", "cache 0\nrss " + MEMORY_BYTES + "\ntotal_cache 0\ntotal_rss " + MEMORY_BYTES + "\n");
   }
 
+  /** A value the enforcer may be rewriting at this moment: see {@link PlainFileTree#readValue}. */
   String read(String hierarchy, String task, String name) {
-    return tree.read(relative(hierarchy, task, name)).trim();
+    return tree.readValue(relative(hierarchy, task, name));
   }
 
   /** Rewrites a file in place, as the kernel updates a counter (see {@link PlainFileTree#file}). */

@@ -1,6 +1,5 @@
 package io.quotaflow.cli.demo;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +36,7 @@ public final class WorkloadSimulator implements AutoCloseable {
   }
 
   /** Creates the tasks' groups and starts ticking; {@code capacityCores} is the simulated node's CPUs. */
-  public static WorkloadSimulator start(SimulatedCgroupTree tree, List<DemoTask> tasks, double capacityCores)
-      throws IOException {
+  public static WorkloadSimulator start(SimulatedCgroupTree tree, List<DemoTask> tasks, double capacityCores) {
     for (DemoTask task : tasks) {
       tree.addTask(task.name());
     }
@@ -57,16 +55,16 @@ public final class WorkloadSimulator implements AutoCloseable {
         last = now;
       } catch (InterruptedException e) {
         return;
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         if (running) {
-          LOG.debug("simulated cgroup tree: tick skipped (a file being rewritten?): {}", e.toString());
+          LOG.debug("simulated cgroup tree: tick skipped: {}", e.toString());
         }
       }
     }
   }
 
   /** Advances every task's usage by what it got of the last {@code elapsedNs}. */
-  void tick(long elapsedNs, long sinceStartMs) throws IOException {
+  void tick(long elapsedNs, long sinceStartMs) {
     List<CpuShareSplit.Claim> claims = new ArrayList<>();
     for (DemoTask task : tasks) {
       claims.add(new CpuShareSplit.Claim(wantedCores(task, sinceStartMs), longOf(tree.read("cpu", task.name(), "cpu.shares"))));
@@ -79,7 +77,7 @@ public final class WorkloadSimulator implements AutoCloseable {
   }
 
   /** What the task's workload wants, held to one thread, its quota and its freezer state. */
-  private double wantedCores(DemoTask task, long sinceStartMs) throws IOException {
+  private double wantedCores(DemoTask task, long sinceStartMs) {
     String freezer = tree.read("freezer", task.name(), "freezer.state");
     if (freezer.startsWith("FREEZING")) {
       tree.update("freezer", task.name(), "freezer.state", "FROZEN\n");
