@@ -142,8 +142,10 @@ public final class CpuBench implements Callable<Integer> {
       SchemaRegistryClient registry = SchemaRegistryClients.create(pair.registryUrl());
       out.println("Broker " + pair.bootstrapServers() + ", registry " + pair.registryUrl());
       out.flush();
-      for (CpuRun run : plan) {
-        figures.add(new Measurement(run, client, registry, out).run());
+      try (Admin admin = Admin.create(new HashMap<>(client))) {
+        for (CpuRun run : plan) {
+          figures.add(new Measurement(run, client, registry, out, admin).run());
+        }
       }
     }
     CpuReport.print(out, figures);
@@ -164,14 +166,16 @@ public final class CpuBench implements Callable<Integer> {
     private final Map<String, Object> client;
     private final SchemaRegistryClient registry;
     private final PrintWriter out;
+    private final Admin admin;
     private final Topics topics;
     private final String applicationId;
 
-    Measurement(CpuRun run, Map<String, Object> client, SchemaRegistryClient registry, PrintWriter out) {
+    Measurement(CpuRun run, Map<String, Object> client, SchemaRegistryClient registry, PrintWriter out, Admin admin) {
       this.run = run;
       this.client = client;
       this.registry = registry;
       this.out = out;
+      this.admin = admin;
       String prefix = "bench-" + run.label() + ".";
       this.topics = Topics.create(new Topics.Settings(prefix, partitions, true), registry);
       this.applicationId = prefix + "streams";
@@ -199,15 +203,11 @@ public final class CpuBench implements Callable<Integer> {
         }
         publishSetup(workload);
         Counter taken = meters.counter("quotaflow.streams.samples");
-        LongUnaryOperator allowance = run == CpuRun.THROUGHPUT
-            ? elapsed -> (long) taken.count() + backlog
-            : new Pacer(latencyRate)::dueBy;
         progress("app: warming up for %s", Periods.format(warmupTime));
-        try (Admin admin = Admin.create(new HashMap<>(client));
-            RecordWatch decisions = new RecordWatch(client, topics.cpuDecisions().name(), partitions).start();
+        try (RecordWatch decisions = new RecordWatch(client, topics.cpuDecisions().name(), partitions).start();
             SampleFeed feed = new SampleFeed(client, workload, topics.samples().name(), partitions,
-                topics.samples().valueSerde().serializer(), allowance).start()) {
-          app = measure(feed, decisions, () -> committedSamples(admin), warmupTime, windowTime);
+                topics.samples().valueSerde().serializer(), allowance(() -> (long) taken.count())).start()) {
+          app = measure(feed, decisions, this::committedSamples, warmupTime, windowTime);
           heapDuring = usedHeapAfterGc();
         }
         if (!runner.health().live()) {
@@ -219,7 +219,7 @@ public final class CpuBench implements Callable<Integer> {
       double stateBytes = stateBytesPerTask();
       long dlq = endOffsetSum(topics.dlq().name());
       return new CpuFigures(run, run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
-          app.seconds(), app.takenPerSecond(), app.sentPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
+          app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
           app.latency(), baseline.takenPerSecond(), baseline.latency(),
           (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures());
     }
@@ -227,26 +227,27 @@ public final class CpuBench implements Callable<Integer> {
     /** The same records, the same feed rule, through a plain producer to a read_committed consumer. */
     private Window baseline() throws Exception {
       String topic = topics.settings().prefix() + "baseline";
-      try (Admin admin = Admin.create(new HashMap<>(client))) {
-        admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
-            .configs(topics.samples().configs()))).all().get();
-      }
+      admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
+          .configs(topics.samples().configs()))).all().get();
       CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, seed);
       progress("raw baseline: warming up for %s", Periods.format(baselineTime.dividedBy(4)));
       Window window;
       try (RecordWatch reader = new RecordWatch(client, topic, partitions).start()) {
-        LongUnaryOperator allowance = run == CpuRun.THROUGHPUT
-            ? elapsed -> reader.received() + backlog
-            : new Pacer(latencyRate)::dueBy;
         try (SampleFeed feed = new SampleFeed(client, workload, topic, partitions,
-            topics.samples().valueSerde().serializer(), allowance).start()) {
+            topics.samples().valueSerde().serializer(), allowance(reader::received)).start()) {
           window = measure(feed, reader, reader::received, baselineTime.dividedBy(4), baselineTime);
         }
       }
-      try (Admin admin = Admin.create(new HashMap<>(client))) {
-        admin.deleteTopics(List.of(topic)).all().get();
-      }
+      admin.deleteTopics(List.of(topic)).all().get();
       return window;
+    }
+
+    /**
+     * What the feed may have sent after so many nanoseconds: in the throughput run what the reader
+     * has {@code taken} plus the backlog, in the latency run the fixed rate's schedule.
+     */
+    private LongUnaryOperator allowance(LongSupplier taken) {
+      return run == CpuRun.THROUGHPUT ? elapsed -> taken.getAsLong() + backlog : new Pacer(latencyRate)::dueBy;
     }
 
     private Window measure(SampleFeed feed, RecordWatch reader, LongSupplier taken,
@@ -267,7 +268,7 @@ public final class CpuBench implements Callable<Integer> {
       // Decisions stamped inside the window may still be in an open transaction: wait out a few commits.
       Thread.sleep(3 * run.commitIntervalMs + 2_000);
       Latencies.Summary latency = reader.stop();
-      Window measured = new Window(seconds, (takenAtEnd - takenAtStart) / seconds, (sentAtEnd - sentAtStart) / seconds,
+      Window measured = new Window((takenAtEnd - takenAtStart) / seconds, (sentAtEnd - sentAtStart) / seconds,
           (receivedAtEnd - receivedAtStart) / seconds, sentAtEnd - takenAtEnd, latency, feed.failures());
       progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms", measured.takenPerSecond(), measured.sentPerSecond(), latency.p99Ms());
       return measured;
@@ -299,7 +300,7 @@ public final class CpuBench implements Callable<Integer> {
     }
 
     /** Samples the app has committed: its consumer group's offsets on the samples topic (exact under EOS). */
-    private long committedSamples(Admin admin) {
+    private long committedSamples() {
       try {
         Map<TopicPartition, OffsetAndMetadata> offsets =
             admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
@@ -312,13 +313,11 @@ public final class CpuBench implements Callable<Integer> {
     }
 
     private long endOffsetSum(String topic) throws Exception {
-      try (Admin admin = Admin.create(new HashMap<>(client))) {
-        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-        for (int p = 0; p < partitions; p++) {
-          latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-        }
-        return admin.listOffsets(latest).all().get().values().stream().mapToLong(i -> i.offset()).sum();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (int p = 0; p < partitions; p++) {
+        latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
       }
+      return admin.listOffsets(latest).all().get().values().stream().mapToLong(i -> i.offset()).sum();
     }
 
     /** Key and value bytes of each task's latest entry in the task-state changelog, averaged over tasks. */
@@ -363,6 +362,6 @@ public final class CpuBench implements Callable<Integer> {
   }
 
   /** One measured window: rates per second; backlog is sent minus taken at its end. */
-  private record Window(double seconds, double takenPerSecond, double sentPerSecond, double receivedPerSecond,
+  private record Window(double takenPerSecond, double sentPerSecond, double receivedPerSecond,
       long backlogAtEnd, Latencies.Summary latency, long sendFailures) {}
 }

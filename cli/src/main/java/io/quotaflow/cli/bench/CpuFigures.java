@@ -5,7 +5,6 @@ package io.quotaflow.cli.bench;
  * samples sent but not yet committed by the app when the window closed; heap and state are per task.
  *
  * @param appSamplesPerSecond samples the app committed (its consumer group's offsets on {@code samples})
- * @param sentSamplesPerSecond samples the feed handed to the producer
  * @param decisionsPerSecond decisions a read_committed reader received
  * @param baselineSamplesPerSecond the same records through a plain producer → read_committed consumer
  * @param heapBytesPerTask heap used after GC with the app running, minus before it started, per task: an upper
@@ -15,9 +14,7 @@ package io.quotaflow.cli.bench;
 record CpuFigures(
     CpuRun run,
     String offered,
-    double windowSeconds,
     double appSamplesPerSecond,
-    double sentSamplesPerSecond,
     double decisionsPerSecond,
     long backlogAtEnd,
     Latencies.Summary latency,

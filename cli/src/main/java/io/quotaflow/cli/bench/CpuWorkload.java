@@ -68,14 +68,6 @@ final class CpuWorkload {
     return keys.length;
   }
 
-  int nodes() {
-    return nodes;
-  }
-
-  int tasksPerNode() {
-    return tasksPerNode;
-  }
-
   /** {@code node/task}, the samples' key. */
   String key(int task) {
     return keys[task];
@@ -108,14 +100,6 @@ final class CpuWorkload {
             .build())
         .setSubmittedMs(submittedMs)
         .build();
-  }
-
-  List<TaskSpec> specs(long submittedMs) {
-    List<TaskSpec> specs = new ArrayList<>(size());
-    for (int i = 0; i < size(); i++) {
-      specs.add(spec(i, submittedMs));
-    }
-    return specs;
   }
 
   /** What each node's collector reports about it: 64 cores, 256 GiB, cgroup v1. */

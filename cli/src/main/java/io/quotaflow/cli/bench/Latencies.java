@@ -15,10 +15,6 @@ final class Latencies {
     valuesMs[count++] = latencyMs;
   }
 
-  int count() {
-    return count;
-  }
-
   /** Summary of what was recorded: nearest-rank percentiles; all -1 when nothing was. */
   Summary summary() {
     if (count == 0) {

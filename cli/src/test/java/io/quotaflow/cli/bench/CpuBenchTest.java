@@ -39,45 +39,25 @@ class CpuBenchTest {
   }
 
   @Test
-  void anUnknownRunIsRefusedBeforeAnythingStarts() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new QuotaflowCli());
-    cli.setErr(new PrintWriter(err));
-
-    assertThat(cli.execute("bench", "cpu", "--runs", "throughput,fast")).isEqualTo(2);
-    assertThat(err.toString()).contains("--runs: unknown run 'fast'");
+  void badOptionsAreRefusedWithWhatIsWrongBeforeAnythingStarts() {
+    assertThat(refusal("--runs", "throughput,fast")).contains("--runs: unknown run 'fast'");
+    assertThat(refusal("--latency-rate", "0")).contains("must be positive");
+    assertThat(refusal("--window", "0s")).contains("--window").contains("must be positive, was 0s");
+    assertThat(refusal("--warmup", "soon")).contains("--warmup").contains("not a duration: 'soon'");
+    assertThat(refusal("--nodes", "100000", "--tasks-per-node", "100000")).contains("at most 10,000,000 tasks");
   }
 
-  @Test
-  void aZeroRateIsRefused() {
+  /** What {@code quotaflow bench cpu ARGS} prints on stderr, having exited with 2 (a usage error). */
+  private static String refusal(String... args) {
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new QuotaflowCli());
     cli.setErr(new PrintWriter(err));
-
-    assertThat(cli.execute("bench", "cpu", "--latency-rate", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("must be positive");
-  }
-
-  @Test
-  void aZeroWindowIsRefusedWithTheOptionsName() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new QuotaflowCli());
-    cli.setErr(new PrintWriter(err));
-
-    assertThat(cli.execute("bench", "cpu", "--window", "0s")).isEqualTo(2);
-    assertThat(err.toString()).contains("--window").contains("must be positive, was 0s");
-    assertThat(cli.execute("bench", "cpu", "--warmup", "soon")).isEqualTo(2);
-    assertThat(err.toString()).contains("--warmup").contains("not a duration: 'soon'");
-  }
-
-  @Test
-  void moreTasksThanTheFeedHoldsAreRefused() {
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new QuotaflowCli());
-    cli.setErr(new PrintWriter(err));
-
-    assertThat(cli.execute("bench", "cpu", "--nodes", "100000", "--tasks-per-node", "100000")).isEqualTo(2);
-    assertThat(err.toString()).contains("at most 10,000,000 tasks");
+    String[] all = new String[args.length + 2];
+    all[0] = "bench";
+    all[1] = "cpu";
+    System.arraycopy(args, 0, all, 2, args.length);
+    assertThat(cli.execute(all)).as(err.toString()).isEqualTo(2);
+    return err.toString();
   }
 
   /** The cells of the report's row for {@code run}, trimmed, without the empty ones at the edges. */

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class CpuReportTest {
 
   private static CpuFigures figures(CpuRun run, double appRate, long p99Ms) {
-    return new CpuFigures(run, "x", 60, appRate, appRate, appRate / 2, 10, new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms),
+    return new CpuFigures(run, "x", appRate, appRate / 2, 10, new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms),
         1_000_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 300, 0, 0);
   }
 
