@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
+import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.serde.AvroSerde;
@@ -39,6 +40,7 @@ public record Topics(
     Topic<String, EnforcementResult> enforcementResults,
     Topic<byte[], byte[]> dlq,
     Topic<String, ConfigBroadcast> configBroadcast,
+    Topic<String, FinishedTaskUsageRecord> memoryUsage,
     Settings settings,
     SchemaRegistryClient registry) {
 
@@ -86,6 +88,9 @@ public record Topics(
         // Internal to the streams app: one copy of each config per partition, co-partitioned with samples.
         new Topic<>(settings.prefix() + "config-broadcast", Serdes.String(), f.serde(ConfigBroadcast.class),
             settings.partitions(), false, Factory.compactedConfigs()),
+        // Internal to the streams app: finished tasks' usage re-keyed by operation, for the learned profiles.
+        new Topic<>(settings.prefix() + "memory-usage", Serdes.String(), f.serde(FinishedTaskUsageRecord.class),
+            settings.partitions(), false, Factory.streamConfigs(Map.of())),
         settings,
         registry);
   }
@@ -118,7 +123,7 @@ public record Topics(
 
   /** Topics the streams app creates for itself, besides the contract's. */
   public List<Topic<?, ?>> internal() {
-    return List.of(configBroadcast);
+    return List.of(configBroadcast, memoryUsage);
   }
 
   /** Topics read by the same stream tasks: their partition counts must be equal (checked at start). */
