@@ -62,6 +62,8 @@ class OperatorToolsTest {
     assertThat(cli(kafka, prefix, "cluster", "set", "cfs_period_us=5")).isEqualTo(1);
     assertThat(cli(kafka, prefix, "pool", "set", "p", "guarantee_type=RELAXED", "burst_guarantee_cpu=5")).isEqualTo(1);
     assertThat(cli(kafka, prefix, "pool", "set", "p", "parent=root")).isEqualTo(1);
+    // the engine's own rule: a pool of weight 0 would fail inside the pool update
+    assertThat(cli(kafka, prefix, "pool", "set", "p", "weight=0")).isEqualTo(1);
 
     assertThat(latest(kafka, topics.taskSpecs())).containsOnlyKeys("n1/ok");
     assertThat(latest(kafka, topics.clusterConfig())).isEmpty();

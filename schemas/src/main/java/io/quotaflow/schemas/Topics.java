@@ -11,6 +11,7 @@ import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
+import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.serde.AvroSerde;
@@ -41,6 +42,7 @@ public record Topics(
     Topic<byte[], byte[]> dlq,
     Topic<String, ConfigBroadcast> configBroadcast,
     Topic<String, FinishedTaskUsageRecord> memoryUsage,
+    Topic<String, PoolPartialReport> poolPartials,
     Settings settings,
     SchemaRegistryClient registry) {
 
@@ -91,6 +93,9 @@ public record Topics(
         // Internal to the streams app: finished tasks' usage re-keyed by operation, for the learned profiles.
         new Topic<>(settings.prefix() + "memory-usage", Serdes.String(), f.serde(FinishedTaskUsageRecord.class),
             settings.partitions(), false, Factory.streamConfigs(Map.of())),
+        // Internal to the streams app: each node partition's pool sums once a period, for the one pool processor.
+        new Topic<>(settings.prefix() + "pool-partials", Serdes.String(), f.serde(PoolPartialReport.class), 1, false,
+            Factory.streamConfigs(Map.of())),
         settings,
         registry);
   }
@@ -123,7 +128,7 @@ public record Topics(
 
   /** Topics the streams app creates for itself, besides the contract's. */
   public List<Topic<?, ?>> internal() {
-    return List.of(configBroadcast, memoryUsage);
+    return List.of(configBroadcast, memoryUsage, poolPartials);
   }
 
   /** Topics read by the same stream tasks: their partition counts must be equal (checked at start). */

@@ -26,6 +26,16 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     if (config == null) {
       return;
     }
+    beforeEvent(record.timestamp());
+    if (config.getKind() == BroadcastKind.POOL_CAP) {
+      // Kept until each task's next tick, which takes it up (DESIGN §3): no decision here.
+      if (config.getPoolCap() == null) {
+        stores.configs.delete(TaskStores.CAP_KEY_PREFIX + config.getId());
+      } else {
+        stores.configs.put(TaskStores.CAP_KEY_PREFIX + config.getId(), config);
+      }
+      return;
+    }
     if (config.getKind() == BroadcastKind.MEMORY_PROFILE) {
       // Kept for the peak gate: a task without a declared normal is judged by it from its next sample on.
       if (config.getMemoryProfile() == null) {
@@ -61,7 +71,7 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     for (KeyValue<String, TaskCpuState> task : tasks) {
       String node = task.value.getNode();
       stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.CONFIG_CHANGED,
-          record.timestamp(), after, stores.node(node)), record.timestamp());
+          record.timestamp(), after, stores.node(node), stores::capRatio), record.timestamp());
     }
   }
 }

@@ -6,7 +6,9 @@ import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Reads a single-partition config topic and forwards each valid config, once, to the broadcast
@@ -16,6 +18,7 @@ import org.apache.kafka.streams.processor.api.Record;
 final class ConfigBroadcaster<V> extends ContextualProcessor<String, V, String, ConfigBroadcast> {
 
   private final BroadcastKind kind;
+  private KeyValueStore<String, ConfigBroadcast> poolConfigs;
 
   private ConfigBroadcaster(BroadcastKind kind) {
     this.kind = kind;
@@ -27,6 +30,12 @@ final class ConfigBroadcaster<V> extends ContextualProcessor<String, V, String, 
 
   static ConfigBroadcaster<PoolConfig> pool() {
     return new ConfigBroadcaster<>(BroadcastKind.POOL_CONFIG);
+  }
+
+  @Override
+  public void init(ProcessorContext<String, ConfigBroadcast> context) {
+    super.init(context);
+    poolConfigs = context.getStateStore(Names.POOL_CONFIG_STORE);
   }
 
   @Override
@@ -47,6 +56,14 @@ final class ConfigBroadcaster<V> extends ContextualProcessor<String, V, String, 
       broadcast.setPoolConfig(pool);
     }
     // A tombstone broadcasts an empty config: the cluster falls back to defaults, the pool is removed.
-    context().forward(record.withKey(kind.name() + "/" + id).withValue(broadcast.build()));
+    ConfigBroadcast config = broadcast.build();
+    // The pool processor beside it reads the same configs, in the same order as the partitions do.
+    String storeKey = kind == BroadcastKind.CLUSTER_CONFIG ? TaskStores.CLUSTER_KEY : TaskStores.POOL_KEY_PREFIX + id;
+    if (record.value() == null) {
+      poolConfigs.delete(storeKey);
+    } else {
+      poolConfigs.put(storeKey, config);
+    }
+    context().forward(record.withKey(kind.name() + "/" + id).withValue(config));
   }
 }

@@ -21,6 +21,7 @@ import io.quotaflow.streams.engine.cpu.MonitorStep;
 import io.quotaflow.streams.engine.cpu.NodeCpu;
 import io.quotaflow.streams.engine.cpu.TaskCpu;
 import io.quotaflow.streams.engine.cpu.Vote;
+import io.quotaflow.streams.engine.pools.PoolCaps;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +35,18 @@ import java.util.Objects;
 final class CpuDecisionMaker {
 
   /** Why a decision was published; {@code /RECLAIM_OFF} and {@code /NO_SPEC} qualify it. */
-  enum Event { INITIAL, INCREASE, DECREASE, CLAMPED, SPEC_CHANGED, CONFIG_CHANGED, NODE_CHANGED }
+  enum Event { INITIAL, INCREASE, DECREASE, CLAMPED, SPEC_CHANGED, CONFIG_CHANGED, NODE_CHANGED, POOL_CAP }
+
+  /** A move of the effective limit smaller than this (relative) is no POOL_CAP decision: caps change every period. */
+  static final double POOL_CAP_MIN_CHANGE = 0.01;
+
+  /** Where a task finds its pool's cap ratio (DESIGN §3): 1 for a pool with no cap broadcast yet. */
+  @FunctionalInterface
+  interface PoolCapLookup {
+    PoolCapLookup NONE = pool -> 1.0;
+
+    double capRatio(String pool);
+  }
 
   /**
    * The next state (null: delete it) and what to publish: a tombstone (withdraw the task's decision),
@@ -61,7 +73,7 @@ final class CpuDecisionMaker {
   }
 
   /** A new sample of a task; {@code state} is null for a task never seen. */
-  Outcome onSample(TaskCpuState state, CgroupSample sample, ClusterConfig cluster, NodeStatus node) {
+  Outcome onSample(TaskCpuState state, CgroupSample sample, ClusterConfig cluster, NodeStatus node, PoolCapLookup caps) {
     if (sample.getState() == SampleState.GONE) {
       // The cgroup is gone: nothing is left to enforce, and its spec will be tombstoned by the job system.
       return new Outcome(null, null, state != null && state.getLastDecision() != null, false);
@@ -91,6 +103,7 @@ final class CpuDecisionMaker {
     Event event = null;
     Integer firedVotesSum = null;
     boolean late = false;
+    boolean tick = false;
     if (!isZeroCpu(spec)) {
       MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
       CpuReading reading = new CpuReading(sample.getTsMs(), sample.getCpuUsageUsec());
@@ -98,6 +111,7 @@ final class CpuDecisionMaker {
           ? monitor.frozen(monitorState, monitorSettings(spec), hard, reading)
           : monitor.step(monitorState, monitorSettings(spec), hard, reading);
       late = step.isLate();
+      tick = step.outcome() == io.quotaflow.streams.engine.cpu.SampleOutcome.TICK;
       current.setMonitor(toRecord(step.state()));
       if (step.change().isPresent()) {
         event = Event.valueOf(step.change().get().reason().name());
@@ -107,10 +121,13 @@ final class CpuDecisionMaker {
     if (firstSeen) {
       event = Event.INITIAL;
     }
+    if (event == null && tick && capMoved(current, caps)) {
+      event = Event.POOL_CAP; // a new cap takes effect at the task's next tick
+    }
     if (event == null) {
       return new Outcome(current, null, false, late);
     }
-    CpuDecision decision = decide(current, event, sample.getTsMs(), cluster, node);
+    CpuDecision decision = decide(current, event, sample.getTsMs(), cluster, node, caps);
     if (firedVotesSum != null) {
       decision.setVotesSum(firedVotesSum);
     }
@@ -119,7 +136,7 @@ final class CpuDecisionMaker {
   }
 
   /** A new or changed spec; {@code state} is null for a task not yet known. */
-  Outcome onSpec(TaskCpuState state, TaskSpec spec, long tsMs, ClusterConfig cluster, NodeStatus node) {
+  Outcome onSpec(TaskCpuState state, TaskSpec spec, long tsMs, ClusterConfig cluster, NodeStatus node, PoolCapLookup caps) {
     TaskCpuState current = state != null ? state : emptyState(spec.getNode(), spec.getTask(), spec);
     current = TaskCpuState.newBuilder(current).setSpec(spec).setObservedHardLimitCpu(null).build();
     if (current.getFirstSeenTsMs() == null) {
@@ -133,7 +150,7 @@ final class CpuDecisionMaker {
       MonitorStep step = monitor.reconfigure(monitorState, monitorSettings(spec), hard);
       current = TaskCpuState.newBuilder(current).setMonitor(toRecord(step.state())).build();
     }
-    return republish(current, Event.SPEC_CHANGED, tsMs, cluster, node);
+    return republish(current, Event.SPEC_CHANGED, tsMs, cluster, node, caps);
   }
 
   /** A spec tombstone: the task is gone for the job system. */
@@ -142,11 +159,12 @@ final class CpuDecisionMaker {
   }
 
   /** A cluster config or node status change: republish where the outcome differs. */
-  Outcome onEnvironmentChange(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
+  Outcome onEnvironmentChange(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node,
+      PoolCapLookup caps) {
     if (state.getFirstSeenTsMs() == null) {
       return Outcome.keep(state);
     }
-    return republish(state, event, tsMs, cluster, node);
+    return republish(state, event, tsMs, cluster, node, caps);
   }
 
   /** A task that sent nothing for the idle timeout: its decision is withdrawn, its spec kept for when it returns. */
@@ -156,24 +174,27 @@ final class CpuDecisionMaker {
     return new Outcome(next, null, published, false);
   }
 
-  private Outcome republish(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
-    CpuDecision decision = decide(state, event, tsMs, cluster, node);
+  private Outcome republish(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node,
+      PoolCapLookup caps) {
+    CpuDecision decision = decide(state, event, tsMs, cluster, node, caps);
     if (state.getLastDecision() != null && sameEffect(state.getLastDecision(), decision)) {
       return Outcome.keep(state);
     }
     return new Outcome(TaskCpuState.newBuilder(state).setLastDecision(decision).build(), decision, false, false);
   }
 
-  private CpuDecision decide(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node) {
+  private CpuDecision decide(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node,
+      PoolCapLookup caps) {
     TaskSpec spec = state.getSpec();
     double hard = hardLimit(state);
     boolean zeroCpu = isZeroCpu(spec);
     boolean reclaim = spec != null && !zeroCpu && spec.getJobCpuMonitor().getEnableCpuReclaim();
     MonitorStateRecord m = state.getMonitor();
     double soft = m == null ? hard : m.getSoftLimitCpu();
-    double effective = soft; // the pool cap ratio multiplies this once pools publish caps
+    // DESIGN §3: the pool's cap scales what the task reports, with reclaim on (soft) or off (hard).
+    double effective = effectiveLimit(state, caps);
     double ncpus = spec == null ? hard : spec.getNcpus();
-    CgroupCpuValues values = cgroupSettings.compute(cgroupConfig(cluster), new TaskCpu(ncpus, hard, reclaim ? effective : hard),
+    CgroupCpuValues values = cgroupSettings.compute(cgroupConfig(cluster), new TaskCpu(ncpus, hard, effective),
         nodeCpu(node));
     String reason = event.name();
     if (spec == null) {
@@ -195,6 +216,35 @@ final class CpuDecisionMaker {
         .setCgroup(CgroupCpuSettings.newBuilder().setShares(values.shares()).setWeight(values.weight())
             .setQuotaUs(values.quotaUs()).setPeriodUs(values.periodUs()).build())
         .build();
+  }
+
+  /**
+   * A task's reported limit (DESIGN §1): its soft limit with reclaim on, its hard limit with reclaim
+   * off, what YTsaurus would send its scheduler and what its pool counts.
+   */
+  static double reportedLimit(TaskCpuState state) {
+    TaskSpec spec = state.getSpec();
+    double hard = hardLimit(state);
+    boolean reclaim = spec != null && !isZeroCpu(spec) && spec.getJobCpuMonitor().getEnableCpuReclaim();
+    MonitorStateRecord m = state.getMonitor();
+    return reclaim && m != null ? m.getSoftLimitCpu() : hard;
+  }
+
+  /** The reported limit times the pool's cap; a task without spec is in no pool. */
+  private static double effectiveLimit(TaskCpuState state, PoolCapLookup caps) {
+    double reported = reportedLimit(state);
+    return state.getSpec() == null ? reported : PoolCaps.effectiveLimitCpu(reported, caps.capRatio(state.getSpec().getPool()));
+  }
+
+  /** Whether the cap moved the task's effective limit by at least {@link #POOL_CAP_MIN_CHANGE} since its last decision. */
+  private static boolean capMoved(TaskCpuState state, PoolCapLookup caps) {
+    CpuDecision last = state.getLastDecision();
+    if (last == null || state.getSpec() == null) {
+      return false;
+    }
+    double now = effectiveLimit(state, caps);
+    double before = last.getEffectiveLimitCpu();
+    return before == 0 ? now > 0 : Math.abs(now - before) >= POOL_CAP_MIN_CHANGE * before;
   }
 
   /** What an enforcer or a pool would notice; the reason, time and smoothed usage do not count. */

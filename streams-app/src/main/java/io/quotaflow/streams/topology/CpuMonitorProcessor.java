@@ -34,9 +34,10 @@ final class CpuMonitorProcessor extends TaskStateProcessor<CgroupSample> {
     requireNodePartition(key.node());
     RecordChecks.requireNoProblems("sample", RecordChecks.sampleProblems(sample, record.timestamp()));
 
+    beforeEvent(record.timestamp());
     ClusterConfig cluster = stores.cluster();
     TaskCpuState before = stores.tasks.get(record.key());
-    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(key.node()));
+    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(key.node()), stores::capRatio);
     probe.sampleHandled(sample.getTsMs());
     if (outcome.late()) {
       probe.lateSample();

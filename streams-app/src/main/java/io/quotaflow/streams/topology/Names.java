@@ -28,6 +28,11 @@ final class Names {
   static final String MEMORY_USAGE_SOURCE = "memory-usage-source";
   static final String PROFILE_LEARNER = "profile-learner";
   static final String PROFILE_BROADCAST_SINK = "profile-broadcast-sink";
+  static final String POOL_PARTIALS_SINK = "pool-partials-sink";
+  static final String POOL_PARTIALS_SOURCE = "pool-partials-source";
+  static final String POOL_UPDATER = "pool-updater";
+  static final String POOL_STATE_SINK = "pool-state-sink";
+  static final String POOL_CAP_BROADCAST_SINK = "pool-cap-broadcast-sink";
 
   static final String TASK_STATE_STORE = "cpu-task-state";
   static final String NODE_STATUS_STORE = "node-status";
@@ -36,6 +41,10 @@ final class Names {
   static final String PEAK_GATE_STORE = "peak-gate-state";
   static final String MEMORY_USAGE_STATS_STORE = "memory-usage-stats";
   static final String MEMORY_PROFILES_STORE = "memory-profiles";
+  static final String POOL_REPORT_STORE = "pool-report-state";
+  static final String POOL_CONFIG_STORE = "pool-config-state";
+  static final String POOL_BARRIER_STORE = "pool-barrier";
+  static final String POOL_VOLUMES_STORE = "pool-volumes";
 
   private Names() {}
 }

@@ -23,6 +23,7 @@ final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
       throw new RejectedRecordException("invalid node key '" + node + "': ids match " + Ids.PATTERN_TEXT);
     }
     requireNodePartition(node);
+    beforeEvent(record.timestamp());
     NodeStatus status = record.value();
     if (status == null) {
       stores.nodes.delete(node);
@@ -44,7 +45,7 @@ final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
     }
     for (KeyValue<String, TaskCpuState> task : tasks) {
       stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.NODE_CHANGED,
-          record.timestamp(), stores.cluster(), status), record.timestamp());
+          record.timestamp(), stores.cluster(), status, stores::capRatio), record.timestamp());
     }
   }
 }

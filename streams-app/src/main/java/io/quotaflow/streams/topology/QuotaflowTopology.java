@@ -7,7 +7,10 @@ import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import io.quotaflow.schemas.avro.internal.PoolBarrierRecord;
 import io.quotaflow.schemas.avro.internal.PoolPartial;
+import io.quotaflow.schemas.avro.internal.PoolPartialReport;
+import io.quotaflow.schemas.avro.internal.PoolVolumeRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -21,8 +24,10 @@ import org.apache.kafka.streams.state.Stores;
  * {@code simulate} all call {@link #build}. Three sub-topologies:
  *
  * <ol>
- *   <li>config broadcast — the single-partition {@code cluster-config} and {@code pool-configs}
- *       topics, validated, copied to every partition of {@code config-broadcast};
+ *   <li>configs and pools, on one partition — the single-partition {@code cluster-config} and
+ *       {@code pool-configs} topics, validated, copied to every partition of {@code config-broadcast};
+ *       and the pool processor: the node partitions' period reports on {@code pool-partials} through
+ *       the barrier into {@code pool-state}, each pool's cap ratio broadcast back;
  *   <li>decisions, per node partition: {@code samples}, {@code task-specs}, {@code nodes} and the
  *       broadcast configs into the per-task CPU store, {@code cpu-decisions} out; and into each
  *       node's peak gate, {@code freeze-decisions} out, finished tasks' usage out to
@@ -52,6 +57,19 @@ public final class QuotaflowTopology {
         topics.configBroadcast().keySerde().serializer(), topics.configBroadcast().valueSerde().serializer(),
         new BroadcastPartitioner<>(), CLUSTER_CONFIG_BROADCASTER, POOL_CONFIG_BROADCASTER);
 
+    // The pool processor shares the configs' single-partition task: it reads them in time order with the partials.
+    source(topology, POOL_PARTIALS_SOURCE, topics.poolPartials());
+    topology.addProcessor(POOL_UPDATER, () -> new PoolUpdater(partitions), POOL_PARTIALS_SOURCE);
+    topology.addStateStore(store(POOL_CONFIG_STORE, topics.configBroadcast().valueSerde()),
+        CLUSTER_CONFIG_BROADCASTER, POOL_CONFIG_BROADCASTER, POOL_UPDATER);
+    topology.addStateStore(store(POOL_BARRIER_STORE, topics.valueSerde(PoolBarrierRecord.class)), POOL_UPDATER);
+    topology.addStateStore(store(POOL_VOLUMES_STORE, topics.valueSerde(PoolVolumeRecord.class)), POOL_UPDATER);
+    topology.addSink(POOL_STATE_SINK, topics.poolState().name(), topics.poolState().keySerde().serializer(),
+        topics.poolState().valueSerde().serializer(), POOL_UPDATER);
+    topology.addSink(POOL_CAP_BROADCAST_SINK, topics.configBroadcast().name(),
+        topics.configBroadcast().keySerde().serializer(), topics.configBroadcast().valueSerde().serializer(),
+        new BroadcastPartitioner<>(), POOL_UPDATER);
+
     source(topology, CONFIG_BROADCAST_SOURCE, topics.configBroadcast());
     source(topology, TASK_SPECS_SOURCE, topics.taskSpecs());
     source(topology, NODES_SOURCE, topics.nodes());
@@ -67,9 +85,13 @@ public final class QuotaflowTopology {
     topology.addStateStore(store(NODE_STATUS_STORE, new MemoizingSerde<>(topics.nodes().valueSerde())), cpuProcessors);
     topology.addStateStore(store(CONFIG_STORE, new MemoizingSerde<>(topics.configBroadcast().valueSerde())), cpuProcessors);
     topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
+    topology.addStateStore(store(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), cpuProcessors);
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
         topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
+    // Once a period of stream time, this partition's pool sums to the one pool processor.
+    topology.addSink(POOL_PARTIALS_SINK, topics.poolPartials().name(), topics.poolPartials().keySerde().serializer(),
+        topics.poolPartials().valueSerde().serializer(), cpuProcessors);
 
     // Added after the CPU processors of the same sources: each record reaches them first.
     topology.addProcessor(PEAK_GATE_CONFIG, () -> new PeakGateConfigProcessor(probe), CONFIG_BROADCAST_SOURCE);

@@ -6,6 +6,7 @@ import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.streams.engine.pools.PoolSpecValidation;
 import io.quotaflow.schemas.avro.TaskSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,31 +117,17 @@ public final class RecordChecks {
     return problems;
   }
 
+  /**
+   * What is wrong with a pool config under {@code key}: the key must name the pool, and the pool must
+   * pass the engine's own validation ({@link PoolSpecValidation}), so nothing the streams app or
+   * {@code quotaflow pool set} lets through can fail inside the engine.
+   */
   public static List<String> poolProblems(String key, PoolConfig pool) {
     List<String> problems = new ArrayList<>();
     if (!pool.getPool().equals(key)) {
       problems.add("key '" + key + "' does not match pool '" + pool.getPool() + "'");
     }
-    if (!Ids.isValid(pool.getPool())) {
-      problems.add("pool id '" + pool.getPool() + "' does not match " + Ids.PATTERN_TEXT);
-    }
-    if (pool.getParent() != null) {
-      problems.add("parent must be null: pools are flat (was '" + pool.getParent() + "')");
-    }
-    nonNegativeFinite(problems, "strong_guarantee_cpu", pool.getStrongGuaranteeCpu());
-    nonNegativeFinite(problems, "weight", pool.getWeight());
-    nonNegativeFinite(problems, "resource_flow_cpu", pool.getResourceFlowCpu());
-    nonNegativeFinite(problems, "burst_guarantee_cpu", pool.getBurstGuaranteeCpu());
-    if (pool.getLimitCpu() != null) {
-      nonNegativeFinite(problems, "limit_cpu", pool.getLimitCpu());
-    }
-    if (pool.getRelaxedShareMultiplierLimit() != null
-        && !(pool.getRelaxedShareMultiplierLimit() >= 1 && pool.getRelaxedShareMultiplierLimit() <= 10)) {
-      problems.add("relaxed_share_multiplier_limit must be in [1, 10], was " + pool.getRelaxedShareMultiplierLimit());
-    }
-    if (pool.getGuaranteeType() == io.quotaflow.schemas.avro.GuaranteeType.RELAXED && pool.getBurstGuaranteeCpu() > 0) {
-      problems.add("burst_guarantee_cpu is not allowed on a RELAXED pool");
-    }
+    problems.addAll(PoolSpecValidation.errors(PoolRecords.spec(pool)));
     return problems;
   }
 

@@ -16,6 +16,7 @@ final class TaskSpecProcessor extends TaskStateProcessor<TaskSpec> {
   public void process(Record<String, TaskSpec> record) {
     TaskKey key = RecordChecks.taskKey(record.key());
     requireNodePartition(key.node());
+    beforeEvent(record.timestamp());
     TaskCpuState before = stores.tasks.get(record.key());
     TaskSpec spec = record.value();
     if (spec == null) {
@@ -24,7 +25,8 @@ final class TaskSpecProcessor extends TaskStateProcessor<TaskSpec> {
     }
     RecordChecks.requireMatchingKey(key, spec.getNode(), spec.getTask());
     RecordChecks.requireNoProblems("task spec", RecordChecks.specProblems(spec));
-    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, spec, record.timestamp(), stores.cluster(), stores.node(key.node()));
+    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, spec, record.timestamp(), stores.cluster(), stores.node(key.node()),
+        stores::capRatio);
     stores.apply(record.key(), before, outcome, record.timestamp());
   }
 }

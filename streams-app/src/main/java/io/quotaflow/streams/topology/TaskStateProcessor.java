@@ -1,11 +1,10 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.avro.CpuDecision;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /** What every processor of the CPU sub-topology shares: the stores, the decision maker, the probe. */
-abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, String, CpuDecision> {
+abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, String, Object> {
 
   /** Partitions of the node-keyed topics, to check each record is in its node's partition. */
   protected final int partitions;
@@ -19,9 +18,14 @@ abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, Stri
   }
 
   @Override
-  public void init(ProcessorContext<String, CpuDecision> context) {
+  public void init(ProcessorContext<String, Object> context) {
     super.init(context);
     stores = new TaskStores(context, probe);
+  }
+
+  /** Before the record changes anything: reports the pool sums of a period it closes (DESIGN §3). */
+  protected void beforeEvent(long timestampMs) {
+    stores.beforeEvent(timestampMs, context().recordMetadata().map(m -> m.partition()).orElse(0));
   }
 
   /** Refuses a record that is not in the partition its node maps to. */

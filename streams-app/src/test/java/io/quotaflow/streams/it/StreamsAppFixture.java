@@ -34,19 +34,36 @@ final class StreamsAppFixture {
   final SchemaRegistryClient registry;
 
   StreamsAppFixture(KafkaEnv kafka, String name) {
-    this(kafka, name, kafka.registryClient());
+    this(kafka, name, kafka.registryClient(), PARTITIONS, false);
   }
 
   /** An app that reads schemas from {@code registry} rather than the shared one. */
   StreamsAppFixture(KafkaEnv kafka, String name, SchemaRegistryClient registry) {
+    this(kafka, name, registry, PARTITIONS, false);
+  }
+
+  /**
+   * @param partitions of the node-keyed topics
+   * @param samplesKeepProducerTime the samples topic keeps the producer's timestamps instead of the
+   *     broker's append time, so two runs over the same records see the same record times
+   */
+  StreamsAppFixture(KafkaEnv kafka, String name, SchemaRegistryClient registry, int partitions,
+      boolean samplesKeepProducerTime) {
     this.kafka = kafka;
     this.registry = registry;
     String prefix = TestTopics.uniquePrefix(name);
     this.applicationId = prefix + "app";
-    this.topics = Topics.create(new Topics.Settings(prefix, PARTITIONS, true), registry);
+    this.topics = Topics.create(new Topics.Settings(prefix, partitions, true), registry);
     // Created up front, as a deployment has them, so input can be produced before the app starts.
     List<Topic<?, ?>> all = new java.util.ArrayList<>(topics.all());
     all.addAll(topics.internal());
+    if (samplesKeepProducerTime) {
+      Topic<String, ?> samples = topics.samples();
+      Map<String, String> configs = new HashMap<>(samples.configs());
+      configs.put(org.apache.kafka.common.config.TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime");
+      all.set(all.indexOf(samples), new Topic<>(samples.name(), samples.keySerde(), samples.valueSerde(),
+          samples.partitions(), samples.nodePartitioned(), configs));
+    }
     try (org.apache.kafka.clients.admin.Admin admin = kafka.admin()) {
       io.quotaflow.schemas.TopicAdmin.createMissing(admin, all, Optional.empty());
     }
@@ -78,6 +95,18 @@ final class StreamsAppFixture {
       for (Map.Entry<String, V> record : records) {
         producer.send(new ProducerRecord<>(topic.name(), record.getKey(), record.getValue()));
       }
+      producer.flush();
+    }
+  }
+
+  /** Produces node-partitioned records in the given order, each with its own record timestamp. */
+  <V> void produceAt(Topic<String, V> topic, List<ProducerRecord<String, V>> records) {
+    Map<String, Object> props = new HashMap<>(kafka.clientConfig());
+    props.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+    try (KafkaProducer<String, V> producer = new KafkaProducer<>(props, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
+      records.forEach(producer::send);
       producer.flush();
     }
   }

@@ -34,6 +34,10 @@ class SimulatorTest {
     return new Run(summary, lines);
   }
 
+  private static List<JsonNode> on(Run run, String topic) {
+    return run.lines().stream().filter(l -> l.path("topic").asText().equals(topic)).toList();
+  }
+
   private static String sample(String task, long tsMs, long usageUsec) {
     return "{\"type\": \"sample\", \"key\": \"n1/" + task + "\", \"value\": {\"node\": \"n1\", \"task\": \"" + task
         + "\", \"ts_ms\": " + tsMs + ", \"cpu_usage_usec\": " + usageUsec + ", \"memory_bytes\": 1048576}}";
@@ -81,8 +85,9 @@ class SimulatorTest {
     Run run = simulate(input);
     assertThat(run.summary().errors()).isEmpty();
     assertThat(run.summary().recordsIn()).isEqualTo(13);
-    assertThat(run.lines()).hasSize(2);
-    JsonNode decrease = run.lines().get(1);
+    List<JsonNode> decisions = on(run, "cpu-decisions");
+    assertThat(decisions).hasSize(2);
+    JsonNode decrease = decisions.get(1);
     assertThat(decrease.path("topic").asText()).isEqualTo("cpu-decisions");
     assertThat(decrease.path("key").asText()).isEqualTo("n1/idle");
     assertThat(decrease.path("value").path("reason").asText()).isEqualTo("DECREASE");
@@ -100,10 +105,11 @@ class SimulatorTest {
         "{\"type\": \"cluster\", \"key\": \"main\", \"value\": {\"cluster\": \"main\", \"enforce_per_period_quota\": true}}",
         sample("t", T0 + 1000, 1000));
     Run run = simulate(input);
-    assertThat(run.lines()).extracting(l -> l.path("value").path("reason").asText())
+    List<JsonNode> decisions = on(run, "cpu-decisions");
+    assertThat(decisions).extracting(l -> l.path("value").path("reason").asText())
         .containsExactly("INITIAL/RECLAIM_OFF", "CONFIG_CHANGED/RECLAIM_OFF");
-    assertThat(run.lines().get(1).path("ts_ms").asLong()).isEqualTo(T0); // the config took the time of its position
-    assertThat(run.lines().get(1).path("value").path("cgroup").path("quota_us").asLong()).isEqualTo(103_000);
+    assertThat(decisions.get(1).path("ts_ms").asLong()).isEqualTo(T0); // the config took the time of its position
+    assertThat(decisions.get(1).path("value").path("cgroup").path("quota_us").asLong()).isEqualTo(103_000);
   }
 
   @Test
@@ -121,6 +127,6 @@ class SimulatorTest {
     assertThat(run.summary().errors().get(2).message()).contains("field ts_ms: expected an integer");
     assertThat(run.summary().errors().get(3).message()).contains("field colour: no such field");
     assertThat(run.summary().errors().get(4).message()).contains("rejected by the topology (dlq)").contains("cfs_period_us");
-    assertThat(run.lines()).singleElement().satisfies(l -> assertThat(l.path("key").asText()).isEqualTo("n1/ok"));
+    assertThat(on(run, "cpu-decisions")).singleElement().satisfies(l -> assertThat(l.path("key").asText()).isEqualTo("n1/ok"));
   }
 }

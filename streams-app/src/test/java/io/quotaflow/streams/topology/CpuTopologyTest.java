@@ -220,6 +220,19 @@ class CpuTopologyTest {
   }
 
   @Test
+  void aPoolConfigTheEngineWouldRefuseGoesToTheDlqWithTheEnginesReasons() {
+    h.pools.pipeInput("p", io.quotaflow.schemas.avro.PoolConfig.newBuilder().setPool("p").setWeight(0)
+        .setGuaranteeType(io.quotaflow.schemas.avro.GuaranteeType.RELAXED).setBurstGuaranteeCpu(2).build(), T0);
+    h.pools.pipeInput("q", io.quotaflow.schemas.avro.PoolConfig.newBuilder().setPool("p").build(), T0);
+    List<String> reasons = h.dlq.readRecordsToList().stream()
+        .map(r -> new String(r.headers().lastHeader("__streams.errors.message").value())).toList();
+    assertThat(reasons).hasSize(2);
+    assertThat(reasons.get(0)).contains("pool 'p': weight must be a finite number > 0, got 0.0")
+        .contains("burst_guarantee_cpu cannot be set on a RELAXED pool");
+    assertThat(reasons.get(1)).contains("key 'q' does not match pool 'p'");
+  }
+
+  @Test
   void badSamplesGoToTheDlqAndProcessingContinues() {
     h.samples.pipeInput("n1/../x", sample("n1", "x", T0, 0), T0);
     h.samples.pipeInput("n1/t1", sample("n1", "other", T0, 0), T0);

@@ -49,6 +49,10 @@ final class TopologyHarness implements AutoCloseable {
         .build();
   }
 
+  <K, V> TestOutputTopic<K, V> offlineOutput(io.quotaflow.schemas.Topic<K, V> topic) {
+    return offline.output(topic);
+  }
+
   void pipeSample(CgroupSample sample) {
     samples.pipeInput(sample.getNode() + "/" + sample.getTask(), sample, sample.getTsMs());
   }

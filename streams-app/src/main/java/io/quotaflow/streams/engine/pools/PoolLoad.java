@@ -3,8 +3,9 @@ package io.quotaflow.streams.engine.pools;
 /**
  * What a pool's live tasks ask for in one period.
  *
- * @param demandCpu sum of the tasks' hard limits, cores
- * @param usageCpu sum of the tasks' soft limits (what the CPU monitor "sends to the scheduler"), cores
+ * @param demandCpu sum of the tasks' reported limits (DESIGN §1: soft with reclaim on, hard with it off), cores
+ * @param usageCpu the same sum in the running app (what the CPU monitor "sends to the scheduler"); the
+ *     engine keeps them apart so benchmarks can feed other usage
  */
 public record PoolLoad(double demandCpu, double usageCpu) {
 

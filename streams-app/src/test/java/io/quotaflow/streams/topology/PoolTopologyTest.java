@@ -1,0 +1,146 @@
+package io.quotaflow.streams.topology;
+
+import static io.quotaflow.streams.topology.TopologyHarness.T0;
+import static io.quotaflow.streams.topology.TopologyHarness.sample;
+import static io.quotaflow.streams.topology.TopologyHarness.spec;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.GuaranteeType;
+import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
+import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.avro.PoolState;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** DESIGN §3's dataflow offline: partials once a period, the pool processor, pool-state, caps back to the tasks. */
+class PoolTopologyTest {
+
+  private final TopologyHarness h = new TopologyHarness();
+  private final TestOutputTopic<String, PoolState> poolState = h.offlineOutput(h.topics.poolState());
+  /** Each task's CPU counter, usec. */
+  private final Map<String, long[]> counters = new LinkedHashMap<>();
+  private final Map<String, Double> cores = new LinkedHashMap<>();
+  private long now = T0;
+
+  @AfterEach
+  void close() {
+    h.close();
+  }
+
+  private void cluster(double totalCpu) {
+    h.cluster.pipeInput("main", ClusterConfig.newBuilder().setCluster("main").setTotalCpu(totalCpu).build(), now);
+  }
+
+  private void task(String task, String pool, double cpuLimit, boolean reclaim, double usesCores) {
+    h.pipeSpec(spec("n1", task, cpuLimit).setPool(pool)
+        .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(reclaim).build()).build(), now);
+    counters.put(task, new long[] {0});
+    cores.put(task, usesCores);
+  }
+
+  /** {@code seconds} seconds of samples of every task, one a second. */
+  private void run(int seconds) {
+    for (int s = 0; s < seconds; s++) {
+      for (Map.Entry<String, long[]> e : counters.entrySet()) {
+        h.pipeSample(sample("n1", e.getKey(), now, e.getValue()[0]));
+        e.getValue()[0] += Math.round(cores.get(e.getKey()) * 1_000_000);
+      }
+      now += 1000;
+    }
+  }
+
+  private Map<String, PoolState> latestStates() {
+    Map<String, PoolState> latest = new LinkedHashMap<>();
+    poolState.readRecordsToList().forEach(r -> latest.put(r.key(), r.value()));
+    return latest;
+  }
+
+  @Test
+  void poolStateComesEveryPeriodWithDemandFromTheTasksReportedLimits() {
+    cluster(16);
+    h.pools.pipeInput("prod", PoolConfig.newBuilder().setPool("prod").setStrongGuaranteeCpu(2).build(), now);
+    task("a", "prod", 4, false, 1.0);  // reclaim off: reports its hard limit, 4
+    task("b", "prod", 2, true, 0.0);   // reclaim on and idle: reports its soft limit as it falls
+    run(30);
+    List<TestRecord<String, PoolState>> states = poolState.readRecordsToList();
+    List<Long> times = states.stream().filter(r -> r.key().equals("prod")).map(r -> r.value().getTsMs()).toList();
+    assertThat(times).hasSizeGreaterThanOrEqualTo(28);
+    for (int i = 1; i < times.size(); i++) {
+      assertThat(times.get(i) - times.get(i - 1)).isEqualTo(1000);
+    }
+    PoolState last = states.get(states.size() - 1).value();
+    // The state of the period ending at ts_ms counts the decisions made before it
+    double bSoft = h.drain().stream().filter(r -> r.key().equals("n1/b") && r.timestamp() < last.getTsMs())
+        .reduce((first, second) -> second).orElseThrow().value().getSoftLimitCpu();
+    assertThat(bSoft).isLessThan(2.0);
+    assertThat(last.getDemandCpu()).isCloseTo(4 + bSoft, within(1e-6));
+    assertThat(last.getUsageCpu()).isEqualTo(last.getDemandCpu());
+    assertThat(last.getStrongCpu()).isCloseTo(2.0, within(1e-9));
+  }
+
+  @Test
+  void underContentionAPoolBeyondItsFairShareIsCappedAtItsTasksNextTick() {
+    cluster(2);
+    h.pools.pipeInput("big", PoolConfig.newBuilder().setPool("big").build(), now);
+    h.pools.pipeInput("small", PoolConfig.newBuilder().setPool("small").build(), now);
+    task("b1", "big", 1.5, false, 1.5);
+    task("b2", "big", 1.5, false, 1.5);
+    task("s1", "small", 0.5, false, 0.5);
+    run(10);
+    Map<String, PoolState> states = latestStates();
+    // 3.5 cores asked of 2: small gets its 0.5, big the remaining 1.5 of its 3
+    assertThat(states.get("small").getFairShareCpu()).isCloseTo(0.5, within(1e-6));
+    assertThat(states.get("big").getFairShareCpu()).isCloseTo(1.5, within(1e-6));
+    List<CpuDecision> capped = h.drain().stream().map(TestRecord::value)
+        .filter(d -> d.getReason().startsWith("POOL_CAP")).toList();
+    assertThat(capped).extracting(CpuDecision::getTask).containsExactlyInAnyOrder("b1", "b2");
+    assertThat(capped).allSatisfy(d -> {
+      assertThat(d.getHardLimitCpu()).isEqualTo(1.5);
+      assertThat(d.getEffectiveLimitCpu()).isCloseTo(0.75, within(1e-6)); // 1.5 x (1.5 / 3)
+      assertThat(d.getCgroup().getShares()).isEqualTo(750);
+      assertThat(d.getApply()).isTrue();
+    });
+    run(10);
+    assertThat(h.drain()).as("a steady cap publishes nothing more").isEmpty();
+  }
+
+  @Test
+  void whenContentionEndsTheCapLiftsAgain() {
+    cluster(2);
+    task("b1", "big", 1.5, false, 1.5);
+    task("b2", "big", 1.5, false, 1.5);
+    task("s1", "small", 1.0, false, 1.0);
+    run(10);
+    h.drain();
+    h.cluster.pipeInput("main", ClusterConfig.newBuilder().setCluster("main").setTotalCpu(8.0).build(), now);
+    run(5);
+    List<CpuDecision> lifted = h.drain().stream().map(TestRecord::value)
+        .filter(d -> d.getReason().startsWith("POOL_CAP")).toList();
+    assertThat(lifted).as("s1 was within its pool's share all along").extracting(CpuDecision::getTask)
+        .containsExactlyInAnyOrder("b1", "b2");
+    assertThat(lifted).allSatisfy(d -> assertThat(d.getEffectiveLimitCpu()).isEqualTo(d.getHardLimitCpu()));
+  }
+
+  @Test
+  void aBurstPoolSpendsItsVolumeAndPoolStateShowsIt() {
+    cluster(4);
+    h.pools.pipeInput("burst", PoolConfig.newBuilder().setPool("burst").setGuaranteeType(GuaranteeType.BURST)
+        .setResourceFlowCpu(1).setBurstGuaranteeCpu(4).build(), now);
+    h.pools.pipeInput("other", PoolConfig.newBuilder().setPool("other").setWeight(3).build(), now);
+    task("o1", "other", 4, false, 4);
+    task("x", "burst", 1, false, 0); // a small demand while the volume fills
+    run(30);
+    PoolState filled = latestStates().get("burst");
+    assertThat(filled.getAccumulatedResourceVolumeCpu()).isGreaterThan(0);
+    assertThat(filled.getEstimatedBurstUsageDurationSeconds()).isNotNull();
+    assertThat(filled.getIntegralPoolCapacity()).isCloseTo(0.25 * 86_400, within(1e-6));
+  }
+}
