@@ -26,7 +26,8 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     if (config == null) {
       return;
     }
-    beforeEvent(record.timestamp());
+    // No pool report here: a broadcast changes no task's reported limit, and it is derived from other
+    // records, so when it arrives among the samples depends on timing, which the reports must not.
     if (config.getKind() == BroadcastKind.POOL_CAP) {
       // Kept until each task's next tick, which takes it up (DESIGN §3): no decision here.
       if (config.getPoolCap() == null) {

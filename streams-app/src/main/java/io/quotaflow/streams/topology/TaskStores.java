@@ -83,9 +83,9 @@ final class TaskStores {
     PoolPartialReport report = PoolPartialReport.newBuilder().setPartition(partition).setPeriod(completed)
         .setPeriodMs(periodMs).setNodeCpus(nodeCpus).setPools(sums).build();
     poolReports.put(LAST_REPORT_KEY, report);
-    // Timestamped at the end of the period it reports, so the pool processor merges partials and configs in time order.
-    context.forward(new Record<>(Integer.toString(partition), (Object) report, Math.max(0, (completed + 1) * periodMs - 1)),
-        Names.POOL_PARTIALS_SINK);
+    // Stamped with the time of the record that closed the period: the pool processor merges partials and
+    // configs in time order, so a config given before that record is in force for the period's update.
+    context.forward(new Record<>(Integer.toString(partition), (Object) report, timestampMs), Names.POOL_PARTIALS_SINK);
   }
 
   /** The cluster config in force: the last valid one broadcast, else the schema defaults. */
