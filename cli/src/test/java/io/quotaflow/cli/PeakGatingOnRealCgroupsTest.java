@@ -162,7 +162,7 @@ class PeakGatingOnRealCgroupsTest {
 
     long released = System.nanoTime();
     step(first, NORMAL_MB);
-    KafkaWait.until(PATIENCE, "the head of the queue (the second task) thawed", () -> !kernel.frozen(second));
+    await("the head of the queue (the second task) thawed", () -> !kernel.frozen(second));
     long thawMs = msSince(released);
     assertThat(kernel.frozen(third)).as("the third still waits behind the second").isTrue();
     assertThat(last(second)).satisfies(d -> {
@@ -263,6 +263,21 @@ class PeakGatingOnRealCgroupsTest {
     KafkaWait.until(PATIENCE, "a sample of " + task + " at " + mb + " MiB", () -> samples.values(key(task)).stream()
         .anyMatch(s -> s.getMemoryAnonBytes() != null && s.getMemoryAnonBytes() >= bytes));
     KafkaWait.consumerGroupCaughtUp(kafka, prefix + "streams", List.of(topics.samples().name()), PATIENCE);
+  }
+
+  /** {@link KafkaWait#until} whose failure says what the gate saw: the latest samples and every freeze decision. */
+  private void await(String what, java.util.function.BooleanSupplier condition) {
+    try {
+      KafkaWait.until(PATIENCE, what, condition);
+    } catch (AssertionError e) {
+      StringBuilder seen = new StringBuilder(e.getMessage()).append("\nfreeze decisions:");
+      freezes.records().forEach(r -> seen.append("\n  ").append(r.key()).append(' ').append(r.value()));
+      seen.append("\nlatest samples:");
+      Map<String, CgroupSample> latest = new java.util.TreeMap<>();
+      samples.recordsToEnd().forEach(r -> latest.put(r.key(), r.value()));
+      latest.forEach((k, v) -> seen.append("\n  ").append(k).append(' ').append(v));
+      throw new AssertionError(seen.toString(), e);
+    }
   }
 
   /** A frozen group's CPU counter must not move while time passes: nothing to wait on but time itself. */

@@ -19,7 +19,8 @@ import java.util.Deque;
  * follow 48 → 176 → 48 MiB steps to within 1 MiB over fifteen cycles, while a SerialGC heap with
  * {@code MaxHeapFreeRatio=10} and {@code System.gc()} kept 209 MiB after stepping down from 192 to 64 MiB.
  * A buffer is freed at once by its cleaner ({@code sun.misc.Unsafe.invokeCleaner}, looked up
- * reflectively), else by a collection.
+ * reflectively), else by a collection; that it really leaves the process also needs malloc to give
+ * each buffer its own mapping ({@link MemoryWorkload#ENVIRONMENT}).
  */
 final class AnonymousMemory implements AutoCloseable {
 

@@ -55,7 +55,7 @@ public final class Workload {
    * four of them cost little next to the broker.
    */
   public static List<String> command(Shape shape) {
-    return jvm(List.of(), shape.argument());
+    return jvm(List.of(), List.of(), shape.argument());
   }
 
   /**
@@ -63,7 +63,8 @@ public final class Workload {
    * small JVM, with room for the schedule's peak in direct buffers, where its memory is held.
    */
   public static List<String> command(MemorySchedule schedule) {
-    return jvm(List.of(MemoryWorkload.directMemoryFlag(schedule.peakMb())), MemoryWorkload.ARGUMENT, schedule.argument());
+    return jvm(MemoryWorkload.ENVIRONMENT, List.of(MemoryWorkload.directMemoryFlag(schedule.peakMb())),
+        MemoryWorkload.ARGUMENT, schedule.argument());
   }
 
   /**
@@ -72,14 +73,20 @@ public final class Workload {
    * exits when its input closes. {@code maxMb}: the most a line may ask for.
    */
   public static List<String> stdinControlled(long maxMb) {
-    return jvm(List.of(MemoryWorkload.directMemoryFlag(maxMb)), MemoryWorkload.ARGUMENT, MemoryWorkload.STDIN);
+    return jvm(MemoryWorkload.ENVIRONMENT, List.of(MemoryWorkload.directMemoryFlag(maxMb)), MemoryWorkload.ARGUMENT,
+        MemoryWorkload.STDIN);
   }
 
-  private static List<String> jvm(List<String> extraFlags, String... arguments) {
+  /** {@code environment}: NAME=value settings, passed through {@code env}, which execs the JVM in the same process. */
+  private static List<String> jvm(List<String> environment, List<String> extraFlags, String... arguments) {
     String java = ProcessHandle.current().info().command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    List<String> command = new ArrayList<>(List.of(java, "-Xmx16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-XX:-UsePerfData"));
+    List<String> command = new ArrayList<>();
+    if (!environment.isEmpty()) {
+      command.add("env");
+      command.addAll(environment);
+    }
+    command.addAll(List.of(java, "-Xmx16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData"));
     command.addAll(extraFlags);
     command.addAll(List.of("-cp", codeLocation(), Workload.class.getName()));
     command.addAll(List.of(arguments));
