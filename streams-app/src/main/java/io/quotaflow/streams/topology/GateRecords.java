@@ -15,6 +15,7 @@ import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.CgroupState;
 import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
+import io.quotaflow.streams.engine.memory.GateAction;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.GateRole;
 import io.quotaflow.streams.engine.memory.GatingMode;
@@ -54,7 +55,11 @@ final class GateRecords {
         s.getInteractive());
   }
 
+  /** The record to publish: null (a tombstone) when the decision withdraws the task's last one. */
   static FreezeDecision decision(GateDecision d) {
+    if (d.action() == GateAction.FORGET) {
+      return null;
+    }
     return FreezeDecision.newBuilder().setNode(d.node()).setTask(d.task()).setTsMs(d.tsMs())
         .setAction(FreezeAction.valueOf(d.action().name())).setReason(d.reason().name())
         .setQueuePosition(d.queuePosition()).setLeaseMs(d.leaseMs()).build();
@@ -95,7 +100,8 @@ final class GateRecords {
               t.getInteractive())
           : null;
       tasks.add(new TaskGateState(t.getTask(), spec, t.getLive(), t.getUsageBytes(), t.getMaxUsageBytes(),
-          t.getLastSeenMs(), GateRole.valueOf(t.getRole().name()), t.getWaitingSinceMs(), t.getLastFreezeSentMs()));
+          t.getLastSeenMs(), GateRole.valueOf(t.getRole().name()), t.getWaitingSinceMs(), t.getLastFreezeSentMs(),
+          t.getDecisionPublished()));
     }
     GateConfigRecord c = r.getConfig();
     PeakGateConfig config = new PeakGateConfig(GatingMode.valueOf(c.getMode()), c.getPeakThresholdRatio(),
@@ -115,7 +121,7 @@ final class GateRecords {
           .setInteractive(spec != null && spec.interactive()).setLive(t.live()).setUsageBytes(t.usageBytes())
           .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
           .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
-          .setLastFreezeSentMs(t.lastFreezeSentMs()).build());
+          .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished()).build());
     }
     PeakGateConfig c = s.config();
     GateConfigRecord config = GateConfigRecord.newBuilder().setMode(c.mode().name())

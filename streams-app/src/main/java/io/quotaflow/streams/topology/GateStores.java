@@ -78,6 +78,7 @@ final class GateStores {
 
   void publish(List<GateDecision> decisions, long timestampMs) {
     for (GateDecision d : decisions) {
+      // A FORGET is a tombstone: the compacted topic keeps no FREEZE or THAW of a task that is gone.
       context.forward(new Record<>(d.node() + "/" + d.task(), (Object) GateRecords.decision(d), timestampMs),
           Names.FREEZE_DECISIONS_SINK);
       probe.freezeDecisionPublished(d.action().name());

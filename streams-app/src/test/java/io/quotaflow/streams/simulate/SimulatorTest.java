@@ -39,6 +39,37 @@ class SimulatorTest {
         + "\", \"ts_ms\": " + tsMs + ", \"cpu_usage_usec\": " + usageUsec + ", \"memory_bytes\": 1048576}}";
   }
 
+  private static String memorySample(String task, long tsMs, long anonMb) {
+    return "{\"type\": \"sample\", \"key\": \"n1/" + task + "\", \"value\": {\"node\": \"n1\", \"task\": \"" + task
+        + "\", \"ts_ms\": " + tsMs + ", \"cpu_usage_usec\": 0, \"memory_bytes\": " + ((anonMb + 10) << 20)
+        + ", \"memory_anon_bytes\": " + (anonMb << 20) + "}}";
+  }
+
+  @Test
+  void gatingInputGivesFreezeDecisions() throws IOException {
+    List<String> input = new ArrayList<>();
+    for (String task : List.of("a", "b")) {
+      input.add("{\"type\": \"task\", \"key\": \"n1/" + task + "\", \"value\": {\"node\": \"n1\", \"task\": \""
+          + task + "\", \"ncpus\": 1, \"memory_normal_bytes\": 104857600}}");
+    }
+    input.add(memorySample("a", T0, 120));
+    input.add(memorySample("b", T0, 100));
+    input.add(memorySample("a", T0 + 1000, 120));
+    input.add(memorySample("b", T0 + 1000, 120));
+    input.add(memorySample("a", T0 + 2000, 100));
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).isEmpty();
+    List<JsonNode> freezes = run.lines().stream().filter(l -> l.path("topic").asText().equals("freeze-decisions")).toList();
+    assertThat(freezes).extracting(l -> l.path("value").path("action").asText() + " " + l.path("value").path("reason").asText())
+        .containsExactly("FREEZE PEAK_SLOT_BUSY", "THAW SLOT_FREED");
+    JsonNode freeze = freezes.get(0);
+    assertThat(freeze.path("key").asText()).isEqualTo("n1/b");
+    assertThat(freeze.path("ts_ms").asLong()).isEqualTo(T0 + 1000);
+    assertThat(freeze.path("value").path("queue_position").asInt()).isZero();
+    assertThat(freeze.path("value").path("lease_ms").asLong()).isEqualTo(180_000);
+    assertThat(freezes.get(1).path("value").path("queue_position").isNull()).isTrue();
+  }
+
   @Test
   void idleTaskIsReclaimedAndTheDecisionIsWrittenAsPlainJson() throws IOException {
     List<String> input = new ArrayList<>();

@@ -180,6 +180,32 @@ class PeakGateTopologyTest {
   }
 
   @Test
+  void aGoneTaskThatHadADecisionIsWithdrawnWithATombstoneAndOneThatHadNoneIsNot() {
+    batchTask("a", NORMAL);
+    batchTask("b", NORMAL);
+    batchTask("c", NORMAL);
+    set("a", PEAK);
+    set("b", PEAK);
+    set("c", PEAK);
+    usage.remove("a");
+    usage.remove("c");
+    now += 1000;
+    h.pipeSample(CgroupSample.newBuilder(memorySample("n1", "a", now, 0)).setState(SampleState.GONE).build());
+    h.pipeSample(CgroupSample.newBuilder(memorySample("n1", "c", now, 0)).setState(SampleState.GONE).build());
+    List<TestRecord<String, FreezeDecision>> out = h.drainFreezes();
+    assertThat(out).extracting(TestRecord::key).containsExactly("n1/b", "n1/c");
+    assertThat(describe(out.get(0).value())).isEqualTo("b THAW SLOT_FREED");
+    assertThat(out.get(1).value()).as("c was frozen when it went: its FREEZE is withdrawn").isNull();
+    usage.remove("b");
+    now += 1000;
+    h.pipeSample(CgroupSample.newBuilder(memorySample("n1", "b", now, 0)).setState(SampleState.GONE).build());
+    assertThat(h.drainFreezes()).singleElement().satisfies(r -> {
+      assertThat(r.key()).isEqualTo("n1/b");
+      assertThat(r.value()).as("b's THAW is withdrawn too").isNull();
+    });
+  }
+
+  @Test
   void aSilentHolderLosesItsSlotAfterTheIdleTimeoutOfItsNodesTime() {
     batchTask("a", NORMAL);
     batchTask("b", NORMAL);

@@ -1,7 +1,9 @@
 package io.quotaflow.streams.engine.memory;
 
-/** What the enforcer does to a task's freezer (FreezeDecision {@code action}). */
+/** What the enforcer does to a task's freezer (FreezeDecision {@code action}), or that the task's decision is withdrawn. */
 public enum GateAction {
   FREEZE,
-  THAW
+  THAW,
+  /** The task is gone: its last decision is withdrawn (a tombstone), so the compacted topic keeps nothing stale. */
+  FORGET
 }

@@ -29,4 +29,8 @@ public record GateDecision(
   static GateDecision thaw(String node, String task, long tsMs, GateReason reason) {
     return new GateDecision(node, task, tsMs, GateAction.THAW, reason, null, null);
   }
+
+  static GateDecision forget(String node, String task, long tsMs) {
+    return new GateDecision(node, task, tsMs, GateAction.FORGET, GateReason.TASK_GONE, null, null);
+  }
 }

@@ -19,5 +19,7 @@ public enum GateReason {
   /** THAW: the task sent no sample for task_idle_timeout_ms; the gate forgets it and keeps nothing frozen it forgot. */
   IDLE_TIMEOUT,
   /** THAW: peak gating was switched off. */
-  GATING_OFF
+  GATING_OFF,
+  /** FORGET: the task's cgroup is gone, after the gate had published a decision about it. */
+  TASK_GONE
 }

@@ -67,6 +67,10 @@ public final class PeakGate {
     if (sample.state() == CgroupState.GONE) {
       if (entry != null) {
         // The cgroup is gone: a THAW would have nothing to act on, and its slot or queue place simply frees.
+        if (entry.decisionPublished) {
+          out.add(GateDecision.forget(node, entry.task, streamTimeMs));
+          entry.decisionPublished = false;
+        }
         entry.endRun();
         entry.lastSeenMs = sample.tsMs();
         if (entry.spec == null) {
@@ -279,6 +283,16 @@ public final class PeakGate {
 
   /** After any change: thaw queue heads into free slots, strictly in order, then renew leases still waiting. */
   private void settle(List<GateDecision> out) {
+    admitAndRenew(out);
+    for (GateDecision d : out) {
+      TaskEntry e = tasks.get(d.task());
+      if (e != null && d.action() != GateAction.FORGET) {
+        e.decisionPublished = true;
+      }
+    }
+  }
+
+  private void admitAndRenew(List<GateDecision> out) {
     if (config.mode() == GatingMode.OFF) {
       return;
     }

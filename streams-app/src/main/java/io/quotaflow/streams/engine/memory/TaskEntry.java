@@ -11,6 +11,7 @@ final class TaskEntry {
   GateRole role = GateRole.RUNNING;
   long waitingSinceMs;
   long lastFreezeSentMs;
+  boolean decisionPublished;
 
   TaskEntry(String task) {
     this.task = task;
@@ -26,12 +27,14 @@ final class TaskEntry {
     e.role = s.role();
     e.waitingSinceMs = s.waitingSinceMs();
     e.lastFreezeSentMs = s.lastFreezeSentMs();
+    e.decisionPublished = s.decisionPublished();
     return e;
   }
 
   TaskGateState state() {
     return new TaskGateState(
-        task, spec, live, usageBytes, maxUsageBytes, lastSeenMs, role, waitingSinceMs, lastFreezeSentMs);
+        task, spec, live, usageBytes, maxUsageBytes, lastSeenMs, role, waitingSinceMs, lastFreezeSentMs,
+        decisionPublished);
   }
 
   boolean interactive() {

@@ -11,6 +11,7 @@ import java.util.Objects;
  * @param maxUsageBytes the highest usage of this run, the peak of last resort when neither spec nor profile says
  * @param waitingSinceMs stream time the task joined the queue; meaningful only while WAITING
  * @param lastFreezeSentMs stream time of its last FREEZE; meaningful only while WAITING
+ * @param decisionPublished a decision about the task was published, so its end is published too
  */
 public record TaskGateState(
     String task,
@@ -21,7 +22,8 @@ public record TaskGateState(
     long lastSeenMs,
     GateRole role,
     long waitingSinceMs,
-    long lastFreezeSentMs) {
+    long lastFreezeSentMs,
+    boolean decisionPublished) {
 
   public TaskGateState {
     Objects.requireNonNull(task, "task");

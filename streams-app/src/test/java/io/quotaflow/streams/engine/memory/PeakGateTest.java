@@ -10,6 +10,7 @@ import static io.quotaflow.streams.engine.memory.GateTesting.interactive;
 import static io.quotaflow.streams.engine.memory.GateTesting.mib;
 import static io.quotaflow.streams.engine.memory.GateTesting.sample;
 import static io.quotaflow.streams.engine.memory.GateTesting.thaw;
+import static org.assertj.core.groups.Tuple.tuple;
 import static io.quotaflow.streams.engine.memory.GateTesting.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -180,14 +181,16 @@ class PeakGateTest {
     void goneHolderFreesItsSlotForTheQueueHead() {
       PeakGate gate = gate(count(1), "a", "b");
       tick(gate, 0, 600, "a", "b");
-      assertThat(gate.onSample(MemorySample.gone("a", 1000))).containsExactly(thaw("b", 1000, GateReason.SLOT_FREED));
+      assertThat(gate.onSample(MemorySample.gone("a", 1000))).as("a never had a decision: nothing to withdraw")
+          .containsExactly(thaw("b", 1000, GateReason.SLOT_FREED));
     }
 
     @Test
-    void goneWaitingTaskLeavesTheQueueWithoutADecision() {
+    void goneWaitingTaskLeavesTheQueueAndItsFreezeIsWithdrawnNotThawed() {
       PeakGate gate = gate(count(1), "a", "b", "c");
       tick(gate, 0, 600, "a", "b", "c");
-      assertThat(gate.onSample(MemorySample.gone("b", 1000))).isEmpty();
+      assertThat(gate.onSample(MemorySample.gone("b", 1000))).extracting(GateDecision::action, GateDecision::reason)
+          .containsExactly(tuple(GateAction.FORGET, GateReason.TASK_GONE));
       assertThat(tick(gate, 2000, 400, "a")).containsExactly(thaw("c", 2000, GateReason.SLOT_FREED));
     }
 
