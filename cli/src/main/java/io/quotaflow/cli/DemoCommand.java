@@ -5,6 +5,7 @@ import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.cli.demo.ControlDelay;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.DemoCgroups;
 import io.quotaflow.cli.demo.DemoLogging;
@@ -138,6 +139,7 @@ final class DemoCommand implements Callable<Integer> {
     Failure failure = new Failure();
     DecisionWatch watch = null;
     DemoCgroups cgroups = null;
+    PrometheusMeterRegistry meters = null;
     try {
       int kafkaPort = port(BrokerCommand.DEFAULT_KAFKA_PORT, "--port", port, err);
       int schemaPort = port(BrokerCommand.DEFAULT_REGISTRY_PORT, "--registry-port", registryPort, err);
@@ -165,7 +167,7 @@ final class DemoCommand implements Callable<Integer> {
       Map<String, Object> client = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers());
       SchemaRegistryClient registry = SchemaRegistryClients.create(pair.registryUrl());
       Topics.Settings topicSettings = new Topics.Settings(Topics.DEFAULT_PREFIX, partitions, true);
-      PrometheusMeterRegistry meters = OpsServer.newRegistry("demo");
+      meters = OpsServer.newRegistry("demo");
       NodeStack stack = NodeStack.start(new NodeStack.Settings(client, topicSettings, nodeId, cgroups.config(), workDir,
           SAMPLE_PERIOD, COMMIT_INTERVAL), registry, meters);
       opened.push(stack);
@@ -204,13 +206,15 @@ final class DemoCommand implements Callable<Integer> {
       long applied = watch == null ? 0 : watch.appliedCount();
       long freezes = watch == null ? 0 : watch.freezeCount();
       long thaws = watch == null ? 0 : watch.thawCount();
+      // Read before the enforcer closes: its figure for this run, if this build's enforcer measures it.
+      String controlDelay = meters == null ? "" : ControlDelay.freezeSummary(meters).map(d -> d + "; ").orElse("");
       boolean real = cgroups instanceof DemoCgroups.Real;
       closeAll(opened, failure);
       try {
         if (failure.first == null) {
-          out.printf("Stopped after %d s: %d CPU decisions seen, %d applied; %d freezes, %d thaws; %s%n",
+          out.printf("Stopped after %d s: %d CPU decisions seen, %d applied; %d freezes, %d thaws; %s%s%n",
               TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos), decisions, applied, freezes, thaws,
-              real ? "workloads killed, demo groups removed." : "simulated cgroup tree removed.");
+              controlDelay, real ? "workloads killed, demo groups removed." : "simulated cgroup tree removed.");
           out.flush();
         }
       } finally {

@@ -96,10 +96,16 @@ public final class DecisionWatch implements AutoCloseable {
   }
 
   private void handle(ConsumerRecord<String, byte[]> record) {
-    if (record.value() == null || record.key() == null) {
+    if (record.key() == null) {
       return;
     }
     String task = TaskKey.parse(record.key()).task();
+    if (record.value() == null) {
+      if (record.topic().equals(topics.freezeDecisions().name())) {
+        freezes.remove(task); // the gate forgot a task that is gone: no decision of it stands
+      }
+      return;
+    }
     if (record.topic().equals(topics.cpuDecisions().name())) {
       decisions.put(task, decode(topics.cpuDecisions(), record));
       decisionCount.incrementAndGet();
