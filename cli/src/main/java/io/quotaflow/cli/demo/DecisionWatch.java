@@ -42,6 +42,7 @@ public final class DecisionWatch implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Map<String, CpuDecision> decisions = new ConcurrentHashMap<>();
   private final Map<String, FreezeDecision> freezes = new ConcurrentHashMap<>();
+  private final WaitQueue queue = new WaitQueue();
   private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
   private final AtomicLong decisionCount = new AtomicLong();
   private final AtomicLong appliedCount = new AtomicLong();
@@ -103,6 +104,7 @@ public final class DecisionWatch implements AutoCloseable {
     if (record.value() == null) {
       if (record.topic().equals(topics.freezeDecisions().name())) {
         freezes.remove(task); // the gate forgot a task that is gone: no decision of it stands
+        queue.onDecision(task, null);
       }
       return;
     }
@@ -112,6 +114,7 @@ public final class DecisionWatch implements AutoCloseable {
     } else if (record.topic().equals(topics.freezeDecisions().name())) {
       FreezeDecision freeze = decode(topics.freezeDecisions(), record);
       FreezeDecision before = freezes.put(task, freeze);
+      queue.onDecision(task, freeze);
       if (freeze.getAction() == FreezeAction.THAW) {
         thawCount.incrementAndGet();
       } else if (before == null || before.getAction() != FreezeAction.FREEZE) {
@@ -139,6 +142,11 @@ public final class DecisionWatch implements AutoCloseable {
   /** The task's latest freeze decision (FREEZE, a renewal, or THAW). */
   public Optional<FreezeDecision> freeze(String task) {
     return Optional.ofNullable(freezes.get(task));
+  }
+
+  /** A waiting task's place in the node's wait queue now (0 = head), or null ({@link WaitQueue}). */
+  public Integer queuePosition(String task) {
+    return queue.position(task);
   }
 
   public Optional<EnforcementResult> result(String task) {

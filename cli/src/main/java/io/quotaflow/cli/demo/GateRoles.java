@@ -7,17 +7,15 @@ import java.util.Map;
 
 /**
  * Where each gated demo task stands at the memory peak gate, as a consumer of {@code freeze-decisions}
- * can tell: <b>waiting</b> while its latest decision is FREEZE (with that decision's queue position);
- * otherwise <b>holding</b> from when it is seen above {@code threshold × normal} on two rows running
- * until it is seen at or below {@code release × normal} (the gate keeps a slot for it in between, and
- * a task it froze instead gets its FREEZE within a row), else <b>running</b>. The gate publishes
+ * can tell: <b>waiting</b> while its latest decision is FREEZE; otherwise <b>holding</b> from a THAW
+ * into a freed slot, or from when it is seen above {@code threshold × normal} on two rows running (a
+ * task the gate froze instead gets its FREEZE within a row), until it is seen at or below
+ * {@code release × normal}; else <b>running</b>. The gate publishes
  * no decision for a task that takes a free slot, so its memory is the only sign of that. Pure: the
  * caller supplies every reading; one instance per table.
  */
 public final class GateRoles {
 
-  /** What the table shows: role and, while waiting, the place in the queue (0 = head). */
-  public record Cell(String role, Integer queuePosition) {}
 
   public static final String RUNNING = "running";
   public static final String HOLDING = "holding";
@@ -41,13 +39,13 @@ public final class GateRoles {
   }
 
   /**
-   * The task's cell for this row.
+   * The task's role for this row.
    *
-   * @param normalBytes its declared normal usage; null: not gated, no cell
+   * @param normalBytes its declared normal usage; null: not gated, no role
    * @param latest its latest freeze decision, null if none
    * @param anonBytes its anonymous memory now, null if unknown
    */
-  public Cell next(String taskId, Long normalBytes, FreezeDecision latest, Long anonBytes) {
+  public String next(String taskId, Long normalBytes, FreezeDecision latest, Long anonBytes) {
     if (normalBytes == null) {
       return null;
     }
@@ -55,7 +53,7 @@ public final class GateRoles {
     if (latest != null && latest.getAction() == FreezeAction.FREEZE) {
       task.rowsAbove = 0;
       task.holding = false;
-      return new Cell(WAITING, latest.getQueuePosition());
+      return WAITING;
     }
     // A THAW because a slot freed puts the task straight into that slot, until it falls back.
     boolean thawedIntoASlot = latest != null && latest.getReason().equals("SLOT_FREED")
@@ -72,6 +70,6 @@ public final class GateRoles {
     } else {
       task.holding |= thawedIntoASlot;
     }
-    return new Cell(task.holding ? HOLDING : RUNNING, null);
+    return task.holding ? HOLDING : RUNNING;
   }
 }

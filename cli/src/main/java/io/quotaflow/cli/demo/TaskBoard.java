@@ -52,15 +52,15 @@ public final class TaskBoard implements AutoCloseable {
       CpuDecision decision = watch.decision(task.name()).orElse(null);
       EnforcementResult result = watch.result(task.name()).orElse(null);
       Long normalBytes = task.memory() == null ? null : task.memory().normalMb() << 20;
-      GateRoles.Cell cell = gate.next(task.name(), normalBytes, watch.freeze(task.name()).orElse(null), now.memoryBytes());
+      String role = gate.next(task.name(), normalBytes, watch.freeze(task.name()).orElse(null), now.memoryBytes());
       rows.add(new TaskRow(task.name(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
           cpu == null ? null : cpu.toSettings().shares(),
           cpu == null ? null : cpu.quotaCores(),
           now.memoryBytes(),
-          cell == null ? null : cell.role(),
-          cell == null ? null : cell.queuePosition(),
+          role,
+          GateRoles.WAITING.equals(role) ? watch.queuePosition(task.name()) : null,
           result == null ? null : result.getStatus().name(),
           result == null ? null : nowMs - result.getTsMs()));
     }
