@@ -148,9 +148,7 @@ class PeakGatingOnRealCgroupsTest {
       assertThat(d.getQueuePosition()).isZero();
       assertThat(d.getLeaseMs()).isEqualTo(LONG_LEASE.toMillis());
     });
-    cpuStandsStill(second);
-    long firstCpu = kernel.cpuUsec(first);
-    KafkaWait.until(PATIENCE, "the slot holder to keep burning CPU", () -> kernel.cpuUsec(first) > firstCpu);
+    cpuStandsStill(second, first);
 
     step(third, PEAK_MB);
     KafkaWait.until(PATIENCE, "the third task frozen by the kernel", () -> kernel.frozen(third));
@@ -158,7 +156,7 @@ class PeakGatingOnRealCgroupsTest {
       assertThat(d.getAction()).isEqualTo(FreezeAction.FREEZE);
       assertThat(d.getQueuePosition()).as("queued behind the second").isEqualTo(1);
     });
-    cpuStandsStill(third);
+    cpuStandsStill(third, first);
 
     long released = System.nanoTime();
     step(first, NORMAL_MB);
@@ -280,11 +278,15 @@ class PeakGatingOnRealCgroupsTest {
     }
   }
 
-  /** A frozen group's CPU counter must not move while time passes: nothing to wait on but time itself. */
-  private void cpuStandsStill(TaskId task) throws InterruptedException {
-    long before = kernel.cpuUsec(task);
-    Thread.sleep(3 * SAMPLE_PERIOD.toMillis());
-    assertThat(kernel.cpuUsec(task)).as("CPU time of frozen %s", task).isEqualTo(before);
+  /**
+   * A frozen group's CPU counter does not move while a running peer burns: the wait is on the peer
+   * (50 ms of its CPU, half a second at its tenth of a core), never on a guessed time.
+   */
+  private void cpuStandsStill(TaskId frozen, TaskId running) {
+    long before = kernel.cpuUsec(frozen);
+    long peerBefore = kernel.cpuUsec(running);
+    KafkaWait.until(PATIENCE, running + " to burn 50 ms of CPU", () -> kernel.cpuUsec(running) >= peerBefore + 50_000);
+    assertThat(kernel.cpuUsec(frozen)).as("CPU time of frozen %s", frozen).isEqualTo(before);
   }
 
   private FreezeDecision last(TaskId task) {

@@ -10,19 +10,16 @@ import java.util.Map;
  * can tell: <b>waiting</b> while its latest decision is FREEZE; otherwise <b>holding</b> from a THAW
  * into a freed slot, or from when it is seen above {@code threshold × normal} on two rows running (a
  * task the gate froze instead gets its FREEZE within a row), until it is seen at or below
- * {@code release × normal}; else <b>running</b>. The gate publishes
- * no decision for a task that takes a free slot, so its memory is the only sign of that. Pure: the
- * caller supplies every reading; one instance per table.
+ * {@code release × normal}; else <b>running</b>. The gate publishes no decision for a task that takes
+ * a free slot, so its memory is the only sign of that. Pure: the caller supplies every reading; one
+ * instance per table.
  */
 public final class GateRoles {
-
 
   public static final String RUNNING = "running";
   public static final String HOLDING = "holding";
   public static final String WAITING = "waiting";
 
-  private final double thresholdRatio;
-  private final double releaseRatio;
   /** What the rows so far say of one task. */
   private static final class Seen {
     int rowsAbove;
@@ -31,6 +28,8 @@ public final class GateRoles {
     long spentThawTsMs = Long.MIN_VALUE;
   }
 
+  private final double thresholdRatio;
+  private final double releaseRatio;
   private final Map<String, Seen> seen = new HashMap<>();
 
   public GateRoles(double thresholdRatio, double releaseRatio) {

@@ -88,10 +88,13 @@ class MemoryWorkloadOnRealCgroupsTest {
     assertThat(Sandboxes.eventually(PATIENCE, () -> cpuUsec(task) > first + 50_000))
         .as("the allocator burns CPU while it runs").isTrue();
 
+    TaskId peer = sandbox.group("peer");
+    sandbox.busy(peer);
     assertThat(sandbox.cgroups().freeze(task, Duration.ofSeconds(5)).state()).isEqualTo(FreezerState.FROZEN);
     long frozenAt = cpuUsec(task);
-    // Nothing to wait on: a frozen group's counter must simply not move while time passes.
-    Thread.sleep(500);
+    // Time passes while a busy peer burns 100 ms of CPU (what the allocator burns in a second): the wait is on it.
+    long peerAt = cpuUsec(peer);
+    assertThat(Sandboxes.eventually(PATIENCE, () -> cpuUsec(peer) >= peerAt + 100_000)).isTrue();
     assertThat(cpuUsec(task)).isEqualTo(frozenAt);
 
     sandbox.cgroups().thaw(task, Duration.ofSeconds(5));
