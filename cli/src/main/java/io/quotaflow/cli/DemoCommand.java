@@ -5,11 +5,13 @@ import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.cli.demo.ControlDelay;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.DemoCgroups;
 import io.quotaflow.cli.demo.DemoLogging;
 import io.quotaflow.cli.demo.DemoSpecs;
 import io.quotaflow.cli.demo.DemoTask;
+import io.quotaflow.cli.demo.GateRoles;
 import io.quotaflow.cli.demo.LiveTable;
 import io.quotaflow.cli.demo.NodeName;
 import io.quotaflow.cli.demo.NodeStack;
@@ -21,6 +23,7 @@ import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
@@ -44,12 +47,12 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code quotaflow demo}: the whole pipeline for this node in one process (embedded broker and
- * registry, streams app, collector, enforcer), driving four demo tasks on real cgroups when they are
- * writable, else on a simulated tree, with a live table until Ctrl-C or {@code --duration}
- * (docs/demo.md).
+ * registry, streams app, collector, enforcer), driving four CPU tasks and three stepping memory
+ * allocators on real cgroups when they are writable, else on a simulated tree, with a live table until
+ * Ctrl-C or {@code --duration} (docs/demo.md).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"Run the whole pipeline for this node in one process on four demo tasks and show what it decides and does.",
+    description = {"Run the whole pipeline for this node in one process on seven demo tasks and show what it decides and does.",
         "On real cgroups when writable (root), else on a simulated cgroup tree (it says which). Ctrl-C stops it and cleans up.",
         "Example: sudo ./quotaflow demo --duration 2m"})
 final class DemoCommand implements Callable<Integer> {
@@ -136,6 +139,7 @@ final class DemoCommand implements Callable<Integer> {
     Failure failure = new Failure();
     DecisionWatch watch = null;
     DemoCgroups cgroups = null;
+    PrometheusMeterRegistry meters = null;
     try {
       int kafkaPort = port(BrokerCommand.DEFAULT_KAFKA_PORT, "--port", port, err);
       int schemaPort = port(BrokerCommand.DEFAULT_REGISTRY_PORT, "--registry-port", registryPort, err);
@@ -163,7 +167,7 @@ final class DemoCommand implements Callable<Integer> {
       Map<String, Object> client = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers());
       SchemaRegistryClient registry = SchemaRegistryClients.create(pair.registryUrl());
       Topics.Settings topicSettings = new Topics.Settings(Topics.DEFAULT_PREFIX, partitions, true);
-      PrometheusMeterRegistry meters = OpsServer.newRegistry("demo");
+      meters = OpsServer.newRegistry("demo");
       NodeStack stack = NodeStack.start(new NodeStack.Settings(client, topicSettings, nodeId, cgroups.config(), workDir,
           SAMPLE_PERIOD, COMMIT_INTERVAL), registry, meters);
       opened.push(stack);
@@ -172,7 +176,9 @@ final class DemoCommand implements Callable<Integer> {
       publishSpecs(new ConfigTopics(client), topics, nodeId, dryRun ? Enforcement.DRY_RUN : Enforcement.ON);
       watch = DecisionWatch.start(client, topics, nodeId);
       opened.push(watch);
-      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, watch);
+      ClusterConfig gating = DemoSpecs.cluster(Enforcement.ON);
+      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, watch,
+          new GateRoles(gating.getPeakThresholdRatio(), gating.getPeakReleaseRatio()));
       opened.push(board);
 
       String headline = cgroups.modeLine() + "; Kafka " + pair.bootstrapServers() + ", registry " + pair.registryUrl();
@@ -198,13 +204,17 @@ final class DemoCommand implements Callable<Integer> {
     } finally {
       long decisions = watch == null ? 0 : watch.decisionCount();
       long applied = watch == null ? 0 : watch.appliedCount();
+      long freezes = watch == null ? 0 : watch.freezeCount();
+      long thaws = watch == null ? 0 : watch.thawCount();
+      // Read before the enforcer closes: its figure for this run, if this build's enforcer measures it.
+      String controlDelay = meters == null ? "" : ControlDelay.freezeSummary(meters).map(d -> d + "; ").orElse("");
       boolean real = cgroups instanceof DemoCgroups.Real;
       closeAll(opened, failure);
       try {
         if (failure.first == null) {
-          out.printf("Stopped after %d s: %d CPU decisions seen, %d applied; %s%n",
-              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos), decisions, applied,
-              real ? "workloads killed, demo groups removed." : "simulated cgroup tree removed.");
+          out.printf("Stopped after %d s: %d CPU decisions seen, %d applied; %d freezes, %d thaws; %s%s%n",
+              TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos), decisions, applied, freezes, thaws,
+              controlDelay, real ? "workloads killed, demo groups removed." : "simulated cgroup tree removed.");
           out.flush();
         }
       } finally {

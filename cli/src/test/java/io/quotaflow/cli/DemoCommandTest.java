@@ -37,10 +37,15 @@ class DemoCommandTest {
   private static final Duration DECISION_TIMEOUT = Duration.ofSeconds(60);
   private static final Pattern STATUS_PAGE = Pattern.compile("Status page\\s+(\\S+)/ ");
   private static final Pattern SIMULATED_ROOT = Pattern.compile("simulated cgroup tree at (\\S+) \\(");
-  private static final Pattern PID = Pattern.compile("(demo-[a-z]+) pid (\\d+)");
+  private static final Pattern PID = Pattern.compile("(demo-[a-z-]+) pid (\\d+)");
   private static final Pattern HIERARCHY_PARENT = Pattern.compile(" at (/\\S+?)(;|$)", Pattern.MULTILINE);
   /** The idle task's soft limit below 1.00 in a printed table. */
   private static final Pattern IDLE_RECLAIMED = Pattern.compile("demo-idle\\s+\\S+\\s+0\\.\\d\\d / ");
+  /** The peak gate's story in the printed table: the second allocator waits at the head, the third behind it. */
+  private static final Pattern SECOND_WAITS_AT_THE_HEAD = Pattern.compile("(?m)^demo-peak-b .* waiting +0  ");
+  private static final Pattern THIRD_WAITS_BEHIND_IT = Pattern.compile("(?m)^demo-peak-c .* waiting +1  ");
+  private static final Pattern SECOND_HOLDS_THE_SLOT = Pattern.compile("(?m)^demo-peak-b .* holding +-  ");
+  private static final Duration GATE_TIMEOUT = Duration.ofSeconds(120);
 
   private final ExecutorService thread = Executors.newSingleThreadExecutor();
 
@@ -82,11 +87,21 @@ class DemoCommandTest {
       assertThat(Files.readString(root.resolve("cpu/quotaflow/demo-zero/cpu.cfs_quota_us")).trim()).isEqualTo("20600");
       assertThat(demo.out().toString()).contains("demo-busy", "demo-idle", "demo-bursty", "demo-zero");
 
+      Path secondFreezer = root.resolve("freezer/quotaflow/demo-peak-b/freezer.state");
+      assertThat(eventually(GATE_TIMEOUT, () -> SECOND_WAITS_AT_THE_HEAD.matcher(demo.out().toString()).find()))
+          .as("the second allocator frozen at the head of the queue%n%s", demo.out()).isTrue();
+      assertThat(eventually(GATE_TIMEOUT, () -> THIRD_WAITS_BEHIND_IT.matcher(demo.out().toString()).find()))
+          .as("the third queued behind it%n%s", demo.out()).isTrue();
+      assertThat(eventually(GATE_TIMEOUT, () -> SECOND_HOLDS_THE_SLOT.matcher(demo.out().toString()).find()
+          && contentOf(secondFreezer).equals("THAWED")))
+          .as("the second thawed into the freed slot%n%s", demo.out()).isTrue();
+
       HttpClient http = HttpClient.newHttpClient();
       HttpResponse<String> status = http.send(HttpRequest.newBuilder(URI.create(page + "/")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(status.statusCode()).isEqualTo(200);
-      assertThat(status.body()).contains("<td>demo-idle</td>", "<td>demo-zero</td>", "simulated cgroup tree at");
+      assertThat(status.body()).contains("<td>demo-idle</td>", "<td>demo-zero</td>", "simulated cgroup tree at")
+          .contains("<th>memory</th><th>gate</th><th>queue</th>", "<td>demo-peak-b</td>");
       HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(page + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.statusCode()).isEqualTo(200);
@@ -94,7 +109,8 @@ class DemoCommandTest {
     } finally {
       assertThat(demo.stop()).as("exit code; stderr:%n%s", demo.err()).isZero();
     }
-    assertThat(demo.out().toString()).containsPattern("Stopped after \\d+ s: [1-9]\\d* CPU decisions seen, [1-9]\\d* applied");
+    assertThat(demo.out().toString()).containsPattern(
+        "Stopped after \\d+ s: [1-9]\\d* CPU decisions seen, [1-9]\\d* applied; ([2-9]|[1-9]\\d+) freezes, [1-9]\\d* thaws; ");
     assertThat(root).doesNotExist();
   }
 
@@ -135,7 +151,8 @@ class DemoCommandTest {
       while (m.find()) {
         pids.put(m.group(1), Long.parseLong(m.group(2)));
       }
-      assertThat(pids).containsOnlyKeys("demo-busy", "demo-idle", "demo-bursty", "demo-zero");
+      assertThat(pids).containsOnlyKeys("demo-busy", "demo-idle", "demo-bursty", "demo-zero", "demo-peak-a",
+          "demo-peak-b", "demo-peak-c");
       assertThat(pids.values()).allMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
       Path cpu = parents.stream().filter(p -> p.startsWith("/sys/fs/cgroup/cpu/")).findFirst().orElseThrow();
       demo.waitFor(STATUS_PAGE);
@@ -145,6 +162,13 @@ class DemoCommandTest {
           .as("the idle task's real cpu.shares fall below the busy one's%n%s", demo.out()).isTrue();
       assertThat(sharesOf(cpu.resolve("demo-zero/cpu.shares"))).isEqualTo(2);
       assertThat(Files.readString(cpu.resolve("demo-zero/cpu.cfs_quota_us")).trim()).isEqualTo("20600");
+
+      Path freezer = parents.stream().filter(p -> p.startsWith("/sys/fs/cgroup/freezer/")).findFirst().orElseThrow();
+      assertThat(eventually(GATE_TIMEOUT, () -> contentOf(freezer.resolve("demo-peak-b/freezer.state")).equals("FROZEN")))
+          .as("the kernel freezes the second allocator while the first holds the slot%n%s", demo.out()).isTrue();
+      assertThat(eventually(GATE_TIMEOUT, () -> contentOf(freezer.resolve("demo-peak-b/freezer.state")).equals("THAWED")
+          && contentOf(freezer.resolve("demo-peak-c/freezer.state")).equals("FROZEN")))
+          .as("then thaws it while the third still waits%n%s", demo.out()).isTrue();
     } finally {
       assertThat(demo.stop()).as("exit code; stderr:%n%s", demo.err()).isZero();
     }
@@ -152,6 +176,7 @@ class DemoCommandTest {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("workload pid %d", pid).isFalse();
     }
     assertThat(parents).hasSizeGreaterThanOrEqualTo(4).allMatch(p -> !Files.exists(p));
+    assertThat(demo.out().toString()).containsPattern("[1-9]\\d* freezes, [1-9]\\d* thaws; ");
   }
 
   @Test
@@ -186,6 +211,14 @@ class DemoCommandTest {
       parents.add(Path.of(m.group(1)));
     }
     return parents;
+  }
+
+  private static String contentOf(Path file) {
+    try {
+      return Files.readString(file).trim();
+    } catch (IOException e) {
+      return "unreadable: " + e.getMessage();
+    }
   }
 
   private static long sharesOf(Path file) {

@@ -8,6 +8,8 @@ import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
+import io.quotaflow.schemas.avro.FreezeAction;
+import io.quotaflow.schemas.avro.FreezeDecision;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +29,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's partition of {@code cpu-decisions} and {@code enforcement-results}, read as a data
- * team's consumer would ({@code read_committed}, the streams app writes in transactions): the
- * latest decision and CPU result of each task, and counts for the closing summary.
+ * The node's partition of {@code cpu-decisions}, {@code freeze-decisions} and {@code
+ * enforcement-results}, read as a data team's consumer would ({@code read_committed}, the streams app
+ * writes in transactions): the latest CPU and freeze decision and CPU result of each task, and counts
+ * for the closing summary.
  */
 public final class DecisionWatch implements AutoCloseable {
 
@@ -38,9 +41,13 @@ public final class DecisionWatch implements AutoCloseable {
   private final Topics topics;
   private final KafkaConsumer<String, byte[]> consumer;
   private final Map<String, CpuDecision> decisions = new ConcurrentHashMap<>();
+  private final Map<String, FreezeDecision> freezes = new ConcurrentHashMap<>();
+  private final WaitQueue queue = new WaitQueue();
   private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
   private final AtomicLong decisionCount = new AtomicLong();
   private final AtomicLong appliedCount = new AtomicLong();
+  private final AtomicLong freezeCount = new AtomicLong();
+  private final AtomicLong thawCount = new AtomicLong();
   private final Thread thread;
 
   private DecisionWatch(Topics topics, KafkaConsumer<String, byte[]> consumer) {
@@ -57,7 +64,8 @@ public final class DecisionWatch implements AutoCloseable {
     props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
-    consumer.assign(List.of(partitionOf(topics.cpuDecisions(), node), partitionOf(topics.enforcementResults(), node)));
+    consumer.assign(List.of(partitionOf(topics.cpuDecisions(), node), partitionOf(topics.freezeDecisions(), node),
+        partitionOf(topics.enforcementResults(), node)));
     DecisionWatch watch = new DecisionWatch(topics, consumer);
     watch.thread.start();
     return watch;
@@ -89,13 +97,29 @@ public final class DecisionWatch implements AutoCloseable {
   }
 
   private void handle(ConsumerRecord<String, byte[]> record) {
-    if (record.value() == null || record.key() == null) {
+    if (record.key() == null) {
       return;
     }
     String task = TaskKey.parse(record.key()).task();
+    if (record.value() == null) {
+      if (record.topic().equals(topics.freezeDecisions().name())) {
+        freezes.remove(task); // the gate forgot a task that is gone: no decision of it stands
+        queue.onDecision(task, null);
+      }
+      return;
+    }
     if (record.topic().equals(topics.cpuDecisions().name())) {
       decisions.put(task, decode(topics.cpuDecisions(), record));
       decisionCount.incrementAndGet();
+    } else if (record.topic().equals(topics.freezeDecisions().name())) {
+      FreezeDecision freeze = decode(topics.freezeDecisions(), record);
+      FreezeDecision before = freezes.put(task, freeze);
+      queue.onDecision(task, freeze);
+      if (freeze.getAction() == FreezeAction.THAW) {
+        thawCount.incrementAndGet();
+      } else if (before == null || before.getAction() != FreezeAction.FREEZE) {
+        freezeCount.incrementAndGet(); // a renewal of a freeze is not another freeze
+      }
     } else {
       EnforcementResult result = decode(topics.enforcementResults(), record);
       if (result.getKind() == EnforcementKind.CPU) {
@@ -115,6 +139,16 @@ public final class DecisionWatch implements AutoCloseable {
     return Optional.ofNullable(decisions.get(task));
   }
 
+  /** The task's latest freeze decision (FREEZE, a renewal, or THAW). */
+  public Optional<FreezeDecision> freeze(String task) {
+    return Optional.ofNullable(freezes.get(task));
+  }
+
+  /** A waiting task's place in the node's wait queue now (0 = head), or null ({@link WaitQueue}). */
+  public Integer queuePosition(String task) {
+    return queue.position(task);
+  }
+
   public Optional<EnforcementResult> result(String task) {
     return Optional.ofNullable(results.get(task));
   }
@@ -122,6 +156,16 @@ public final class DecisionWatch implements AutoCloseable {
   /** CPU decisions read so far. */
   public long decisionCount() {
     return decisionCount.get();
+  }
+
+  /** Tasks frozen by a decision so far (renewals of a freeze not counted again). */
+  public long freezeCount() {
+    return freezeCount.get();
+  }
+
+  /** THAW decisions read so far. */
+  public long thawCount() {
+    return thawCount.get();
   }
 
   /** CPU results with status APPLIED read so far. */

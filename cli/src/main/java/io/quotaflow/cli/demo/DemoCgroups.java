@@ -62,7 +62,7 @@ public sealed interface DemoCgroups extends AutoCloseable {
         }
         for (DemoTask task : tasks) {
           TaskId group = sandbox.group(task.name());
-          pids.put(task.name(), sandbox.spawn(group, Workload.command(task.shape())).pid());
+          pids.put(task.name(), sandbox.spawn(group, task.command()).pid());
         }
         return new Real(sandbox, java.util.Collections.unmodifiableMap(pids));
       } catch (IOException | RuntimeException e) {

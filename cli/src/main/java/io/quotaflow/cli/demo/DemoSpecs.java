@@ -3,12 +3,17 @@ package io.quotaflow.cli.demo;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
+import io.quotaflow.schemas.avro.PeakGatingMode;
 import io.quotaflow.schemas.avro.TaskSpec;
 
 /** The records the demo publishes as its job system: one {@link TaskSpec} per demo task, and the cluster config. */
 public final class DemoSpecs {
 
   public static final String CLUSTER = "demo";
+  /** The operation of the CPU tasks. */
+  static final String OPERATION = "demo";
+  /** The stepping allocators' own operation, so what is learned of one kind of task is never used for the other. */
+  static final String PEAKS_OPERATION = "demo-peaks";
 
   private DemoSpecs() {}
 
@@ -31,22 +36,34 @@ public final class DemoSpecs {
         .build();
   }
 
+  /**
+   * The task's spec; a stepping allocator's declares its schedule's normal and peak, so the peak gate
+   * judges it from its first sample (the CPU tasks declare none and are never paused).
+   */
   public static TaskSpec spec(String node, DemoTask task, long submittedMs) {
-    return TaskSpec.newBuilder()
+    TaskSpec.Builder spec = TaskSpec.newBuilder()
         .setNode(node)
         .setTask(task.name())
-        .setOperation("demo")
+        .setOperation(task.memory() == null ? OPERATION : PEAKS_OPERATION)
         .setNcpus(task.ncpus())
         .setJobCpuMonitor(monitor())
-        .setSubmittedMs(submittedMs)
-        .build();
+        .setSubmittedMs(submittedMs);
+    if (task.memory() != null) {
+      spec.setMemoryNormalBytes(task.memory().normalMb() << 20).setMemoryPeakBytes(task.memory().peakMb() << 20);
+    }
+    return spec.build();
   }
 
   /**
    * The schema defaults with {@code enforcement} as given (the kill switch: {@code DRY_RUN} for
-   * {@code --dry-run}), published so that {@code quotaflow cluster show} shows what is in force.
+   * {@code --dry-run}), published so that {@code quotaflow cluster show} shows what is in force. Peak
+   * gating is written out although these are the defaults, as the demo's story depends on them: COUNT
+   * with one slot, a task approaching its peak above 1.1 × normal and releasing at 1.05 × normal.
    */
   public static ClusterConfig cluster(Enforcement enforcement) {
-    return ClusterConfig.newBuilder().setCluster(CLUSTER).setEnforcement(enforcement).build();
+    return ClusterConfig.newBuilder().setCluster(CLUSTER).setEnforcement(enforcement)
+        .setPeakGatingMode(PeakGatingMode.COUNT).setMaxConcurrentPeaks(1)
+        .setPeakThresholdRatio(1.1).setPeakReleaseRatio(1.05)
+        .build();
   }
 }

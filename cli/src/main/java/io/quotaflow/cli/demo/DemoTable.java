@@ -6,8 +6,9 @@ import java.util.Locale;
 /** Renders the live table as fixed-width text: a pure function of the rows, shared by the terminal and the status page. */
 public final class DemoTable {
 
-  static final String HEADER_FORMAT = "%-14s %6s %15s %7s %6s  %s";
-  static final List<String> COLUMNS = List.of("task", "usage", "soft/effective", "shares", "quota", "last action");
+  static final String HEADER_FORMAT = "%-14s %6s %15s %7s %6s %8s %8s %5s  %s";
+  static final List<String> COLUMNS = List.of("task", "usage", "soft/effective", "shares", "quota", "memory", "gate",
+      "queue", "last action");
 
   private DemoTable() {}
 
@@ -29,7 +30,9 @@ public final class DemoTable {
     String action = row.lastAction() == null ? "-"
         : row.lastAction() + (row.lastActionAgeMs() == null ? "" : " " + age(row.lastActionAgeMs()) + " ago");
     return List.of(row.task(), cores(row.usageCores()), limits,
-        row.shares() == null ? "-" : Long.toString(row.shares()), quota, action);
+        row.shares() == null ? "-" : Long.toString(row.shares()), quota, mebibytes(row.memoryBytes()),
+        row.gateRole() == null ? "-" : row.gateRole(),
+        row.queuePosition() == null ? "-" : Integer.toString(row.queuePosition()), action);
   }
 
   private static String line(List<String> cells) {
@@ -38,6 +41,10 @@ public final class DemoTable {
 
   static String cores(Double value) {
     return value == null ? "-" : String.format(Locale.ROOT, "%.2f", value);
+  }
+
+  static String mebibytes(Long bytes) {
+    return bytes == null ? "-" : (bytes + (1 << 19)) / (1 << 20) + " MiB";
   }
 
   static String age(long ms) {

@@ -114,6 +114,15 @@ public final class NodeStack implements AutoCloseable {
     enforcer.close();
   }
 
+  /**
+   * Stops the streams app alone, as a crashed or partitioned decision app would: samples go on, but
+   * no decision is made or renewed, so the enforcer's freeze leases run out. {@link #close()} still
+   * closes it (again, harmlessly).
+   */
+  public void stopStreams() {
+    streams.close();
+  }
+
   /** Starts a new enforcer on the same state file: it catches up on the decision topics and reconciles every group. */
   public Enforcer startEnforcer() throws IOException {
     enforcer = startEnforcer(settings, registry, meters);

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 public final class SimulatedCgroupTree implements AutoCloseable {
 
   static final String PARENT = "quotaflow";
-  /** What each simulated task's memory files say: the demo is about CPU. */
+  /** What a simulated CPU task's memory files say; the stepping allocators' follow their schedules. */
   static final long MEMORY_BYTES = 48L << 20;
 
   private final PlainFileTree tree;
@@ -43,10 +43,18 @@ public final class SimulatedCgroupTree implements AutoCloseable {
   /** Creates a task group in every hierarchy, at kernel defaults but for {@link #MEMORY_BYTES} of memory in use. */
   public void addTask(String task) {
     tree.v1Task(PARENT, task);
+    setMemory(task, MEMORY_BYTES, MEMORY_BYTES);
+  }
+
+  /**
+   * The group's memory files as the kernel would show a process holding {@code anonBytes} of
+   * anonymous memory and no page cache: usage, the highest usage so far, and {@code memory.stat}.
+   */
+  void setMemory(String task, long anonBytes, long maxBytes) {
     String memory = "memory/" + PARENT + "/" + task + "/";
-    tree.file(memory + "memory.usage_in_bytes", MEMORY_BYTES + "\n");
-    tree.file(memory + "memory.max_usage_in_bytes", MEMORY_BYTES + "\n");
-    tree.file(memory + "memory.stat", "cache 0\nrss " + MEMORY_BYTES + "\ntotal_cache 0\ntotal_rss " + MEMORY_BYTES + "\n");
+    tree.file(memory + "memory.usage_in_bytes", anonBytes + "\n");
+    tree.file(memory + "memory.max_usage_in_bytes", maxBytes + "\n");
+    tree.file(memory + "memory.stat", "cache 0\nrss " + anonBytes + "\ntotal_cache 0\ntotal_rss " + anonBytes + "\n");
   }
 
   /** A value the enforcer may be rewriting at this moment: see {@link PlainFileTree#readValue}. */

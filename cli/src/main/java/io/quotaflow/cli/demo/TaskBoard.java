@@ -14,46 +14,60 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the live table's rows: usage from each group's CPU counter between two calls, shares and
- * quota read back from the cgroup, limits and the last action from {@link DecisionWatch}. Called
- * from one thread.
+ * Builds the live table's rows: usage from each group's CPU counter between two calls, memory,
+ * shares and quota read back from the cgroup, limits, the last action and the freeze decisions
+ * from {@link DecisionWatch}, and from those and the memory, each gated task's place at the peak
+ * gate ({@link GateRoles}). Called from one thread.
  */
 public final class TaskBoard implements AutoCloseable {
 
   private record Reading(long usageUsec, long atNanos) {}
+
+  /** One read of a group's counters: CPU burnt since the last, and memory now. */
+  private record Now(Double usageCores, Long memoryBytes) {
+    static final Now UNKNOWN = new Now(null, null);
+  }
 
   private final Cgroups cgroups;
   private final List<DemoTask> tasks;
   private final DecisionWatch watch;
   private final Map<String, CgroupStatsReader> readers = new HashMap<>();
   private final Map<String, Reading> previous = new HashMap<>();
+  private final GateRoles gate;
 
-  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, DecisionWatch watch) {
+  /** {@code gate}: where the gated tasks stand, judged with the cluster config's ratios. */
+  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, DecisionWatch watch, GateRoles gate) {
     this.cgroups = cgroups;
     this.tasks = List.copyOf(tasks);
     this.watch = watch;
+    this.gate = gate;
   }
 
   /** One row per task, in the tasks' order; what cannot be read is left unknown. */
   public List<TaskRow> rows(long nowMs) {
     List<TaskRow> rows = new ArrayList<>();
     for (DemoTask task : tasks) {
-      Double usage = usage(task.name());
+      Now now = read(task.name());
       CpuValues cpu = cpuValues(task.name());
       CpuDecision decision = watch.decision(task.name()).orElse(null);
       EnforcementResult result = watch.result(task.name()).orElse(null);
-      rows.add(new TaskRow(task.name(), usage,
+      Long normalBytes = task.memory() == null ? null : task.memory().normalMb() << 20;
+      String role = gate.next(task.name(), normalBytes, watch.freeze(task.name()).orElse(null), now.memoryBytes());
+      rows.add(new TaskRow(task.name(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
           cpu == null ? null : cpu.toSettings().shares(),
           cpu == null ? null : cpu.quotaCores(),
+          now.memoryBytes(),
+          role,
+          GateRoles.WAITING.equals(role) ? watch.queuePosition(task.name()) : null,
           result == null ? null : result.getStatus().name(),
           result == null ? null : nowMs - result.getTsMs()));
     }
     return rows;
   }
 
-  private Double usage(String task) {
+  private Now read(String task) {
     try {
       CgroupStatsReader reader = readers.get(task);
       if (reader == null) {
@@ -61,14 +75,16 @@ public final class TaskBoard implements AutoCloseable {
         readers.put(task, reader);
       }
       CgroupStats stats = reader.read();
+      Long memory = stats.memoryAnonBytes() != null ? stats.memoryAnonBytes() : stats.memoryBytes();
       Reading now = new Reading(stats.cpuUsageUsec(), System.nanoTime());
       Reading before = previous.put(task, now);
       if (before == null || now.atNanos() <= before.atNanos()) {
-        return null;
+        return new Now(null, memory);
       }
-      return Math.max(0, now.usageUsec() - before.usageUsec()) * 1000.0 / (now.atNanos() - before.atNanos());
+      return new Now(Math.max(0, now.usageUsec() - before.usageUsec()) * 1000.0 / (now.atNanos() - before.atNanos()),
+          memory);
     } catch (IOException | RuntimeException e) {
-      return null;
+      return Now.UNKNOWN;
     }
   }
 

@@ -10,7 +10,9 @@ import org.slf4j.LoggerFactory;
  * Plays the kernel for a {@link SimulatedCgroupTree}: every tick it asks each task's workload
  * shape what it wants, holds it to the quota and freezer state the enforcer wrote, splits the
  * node's CPUs between the tasks by their {@code cpu.shares} ({@link CpuShareSplit}), and adds what
- * each got to its {@code cpuacct.usage}. A freeze request is answered at once, as FROZEN.
+ * each got to its {@code cpuacct.usage}. A stepping allocator's memory files follow its
+ * {@link MemorySchedule} over its progress, which, as in the real allocator, stands still while it
+ * is frozen. A freeze request is answered at once, as FROZEN.
  */
 public final class WorkloadSimulator implements AutoCloseable {
 
@@ -21,6 +23,10 @@ public final class WorkloadSimulator implements AutoCloseable {
   private final List<DemoTask> tasks;
   private final double capacityCores;
   private final long[] usageNs;
+  /** Each task's own progress: time it was not frozen, for its memory schedule. */
+  private final long[] progressNs;
+  private final long[] memoryBytes;
+  private final long[] maxMemoryBytes;
   private final long startNanos;
   private final Thread thread;
   private volatile boolean running = true;
@@ -30,6 +36,9 @@ public final class WorkloadSimulator implements AutoCloseable {
     this.tasks = List.copyOf(tasks);
     this.capacityCores = capacityCores;
     this.usageNs = new long[tasks.size()];
+    this.progressNs = new long[tasks.size()];
+    this.memoryBytes = new long[tasks.size()];
+    this.maxMemoryBytes = new long[tasks.size()];
     this.startNanos = System.nanoTime();
     this.thread = new Thread(this::run, "quotaflow-demo-simulator");
     this.thread.setDaemon(true);
@@ -41,6 +50,9 @@ public final class WorkloadSimulator implements AutoCloseable {
       tree.addTask(task.name());
     }
     WorkloadSimulator simulator = new WorkloadSimulator(tree, tasks, capacityCores);
+    for (int i = 0; i < tasks.size(); i++) {
+      simulator.updateMemory(i);
+    }
     simulator.thread.start();
     return simulator;
   }
@@ -63,29 +75,52 @@ public final class WorkloadSimulator implements AutoCloseable {
     }
   }
 
-  /** Advances every task's usage by what it got of the last {@code elapsedNs}. */
+  /** Advances every task's usage by what it got of the last {@code elapsedNs}, and its memory by its progress. */
   void tick(long elapsedNs, long sinceStartMs) {
     List<CpuShareSplit.Claim> claims = new ArrayList<>();
-    for (DemoTask task : tasks) {
-      claims.add(new CpuShareSplit.Claim(wantedCores(task, sinceStartMs), longOf(tree.read("cpu", task.name(), "cpu.shares"))));
+    for (int i = 0; i < tasks.size(); i++) {
+      DemoTask task = tasks.get(i);
+      boolean runs = runs(task);
+      if (runs) {
+        progressNs[i] += elapsedNs;
+      }
+      claims.add(new CpuShareSplit.Claim(runs ? wantedCores(task, sinceStartMs) : 0,
+          longOf(tree.read("cpu", task.name(), "cpu.shares"))));
     }
     double[] granted = CpuShareSplit.split(capacityCores, claims);
     for (int i = 0; i < tasks.size(); i++) {
       usageNs[i] += Math.round(granted[i] * elapsedNs);
       tree.update("cpuacct", tasks.get(i).name(), "cpuacct.usage", usageNs[i] + "\n");
+      updateMemory(i);
     }
   }
 
-  /** What the task's workload wants, held to one thread, its quota and its freezer state. */
-  private double wantedCores(DemoTask task, long sinceStartMs) {
+  /** A stepping allocator's memory files at its progress, rewritten when they change. */
+  private void updateMemory(int i) {
+    MemorySchedule schedule = tasks.get(i).memory();
+    if (schedule == null) {
+      return;
+    }
+    long bytes = schedule.targetMbAt(TimeUnit.NANOSECONDS.toMillis(progressNs[i])) << 20;
+    if (bytes != memoryBytes[i]) {
+      memoryBytes[i] = bytes;
+      maxMemoryBytes[i] = Math.max(maxMemoryBytes[i], bytes);
+      tree.setMemory(tasks.get(i).name(), bytes, maxMemoryBytes[i]);
+    }
+  }
+
+  /** False while the task is frozen; a freeze request is answered here, at once. */
+  private boolean runs(DemoTask task) {
     String freezer = tree.read("freezer", task.name(), "freezer.state");
     if (freezer.startsWith("FREEZING")) {
       tree.update("freezer", task.name(), "freezer.state", "FROZEN\n");
-      return 0;
+      return false;
     }
-    if (freezer.startsWith("FROZEN")) {
-      return 0;
-    }
+    return !freezer.startsWith("FROZEN");
+  }
+
+  /** What the task's workload wants, held to one thread and its quota. */
+  private double wantedCores(DemoTask task, long sinceStartMs) {
     long quotaUs = longOf(tree.read("cpu", task.name(), "cpu.cfs_quota_us"));
     long periodUs = longOf(tree.read("cpu", task.name(), "cpu.cfs_period_us"));
     return capped(task.shape().demandCores(sinceStartMs), quotaUs, periodUs);

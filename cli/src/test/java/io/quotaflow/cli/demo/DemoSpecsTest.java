@@ -3,6 +3,7 @@ package io.quotaflow.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.schemas.avro.Enforcement;
+import io.quotaflow.schemas.avro.PeakGatingMode;
 import io.quotaflow.streams.engine.cpu.CpuReading;
 import io.quotaflow.streams.engine.cpu.JobCpuMonitor;
 import io.quotaflow.streams.engine.cpu.MonitorSettings;
@@ -28,6 +29,31 @@ class DemoSpecsTest {
     }
     assertThat(ClusterConfigValidator.problems(DemoSpecs.cluster(Enforcement.ON))).isEmpty();
     assertThat(DemoSpecs.cluster(Enforcement.DRY_RUN).getEnforcement()).isEqualTo(Enforcement.DRY_RUN);
+  }
+
+  @Test
+  void theAllocatorsDeclareTheirScheduleAndTheClusterGatesWithOneSlot() {
+    List<DemoTask> allocators = DemoTask.ALL.stream().filter(t -> t.memory() != null).toList();
+    assertThat(allocators).extracting(DemoTask::name).containsExactly("demo-peak-a", "demo-peak-b", "demo-peak-c");
+    for (DemoTask task : allocators) {
+      assertThat(DemoSpecs.spec("vm", task, 0).getMemoryNormalBytes()).isEqualTo(64L << 20);
+      assertThat(DemoSpecs.spec("vm", task, 0).getMemoryPeakBytes()).isEqualTo(160L << 20);
+      assertThat(DemoSpecs.spec("vm", task, 0).getOperation()).isEqualTo("demo-peaks");
+      assertThat(task.memory().targetMbAt(task.memory().rest().toMillis()))
+          .as("the first step already crosses 1.1 × normal").isGreaterThan((long) (1.1 * 64));
+    }
+    assertThat(DemoSpecs.spec("vm", DemoTask.ALL.get(0), 0).getMemoryNormalBytes()).as("CPU tasks are never gated").isNull();
+    assertThat(DemoSpecs.cluster(Enforcement.ON).getMaxConcurrentPeaks()).isEqualTo(1);
+    assertThat(DemoSpecs.cluster(Enforcement.ON).getPeakGatingMode()).isEqualTo(PeakGatingMode.COUNT);
+  }
+
+  @Test
+  void theSecondAndThirdClimbStartWhileTheFirstStillHoldsItsPeak() {
+    MemorySchedule first = DemoTask.ALL.get(4).memory();
+    long firstFallsBackMs = first.cycleMs(); // back at normal by the end of its first cycle
+    for (DemoTask later : DemoTask.ALL.subList(5, 7)) {
+      assertThat(later.memory().rest().toMillis()).isBetween(first.rest().toMillis() + 1, firstFallsBackMs - 1000);
+    }
   }
 
   @Test

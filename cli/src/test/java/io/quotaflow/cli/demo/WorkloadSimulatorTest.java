@@ -68,6 +68,34 @@ class WorkloadSimulatorTest {
   }
 
   @Test
+  void anAllocatorsMemoryFollowsItsScheduleAndStandsStillWhileFrozen() throws Exception {
+    MemorySchedule schedule = new MemorySchedule(64, 128, 32, Duration.ofSeconds(1), Duration.ofSeconds(1),
+        Duration.ofSeconds(1), 0);
+    DemoTask allocator = DemoTask.allocator("peak", schedule);
+    try (SimulatedCgroupTree tree = SimulatedCgroupTree.create();
+        WorkloadSimulator simulator = WorkloadSimulator.start(tree, List.of(allocator), 2.0)) {
+      simulator.close();
+      Cgroups cgroups = Cgroups.open(tree.config());
+      try (CgroupStatsReader reader = cgroups.openReader(TaskId.of("peak"))) {
+        assertThat(reader.read().memoryAnonBytes()).isEqualTo(64L << 20);
+        simulator.tick(SECOND_NS, 1000);
+        assertThat(reader.read().memoryAnonBytes()).isEqualTo(96L << 20);
+        assertThat(reader.read().memoryBytes()).isEqualTo(96L << 20);
+
+        tree.update("freezer", "peak", "freezer.state", "FREEZING\n");
+        simulator.tick(10 * SECOND_NS, 11_000);
+        assertThat(reader.read().memoryAnonBytes()).as("no progress while frozen").isEqualTo(96L << 20);
+        assertThat(reader.read().cpuUsageUsec()).isEqualTo(100_000);
+
+        cgroups.thaw(TaskId.of("peak"), Duration.ofSeconds(1));
+        simulator.tick(SECOND_NS, 12_000);
+        assertThat(reader.read().memoryAnonBytes()).as("the climb resumes where it stopped").isEqualTo(128L << 20);
+        assertThat(reader.read().memoryPeakBytes()).isEqualTo(128L << 20);
+      }
+    }
+  }
+
+  @Test
   void closingTheTreeDeletesIt() throws Exception {
     SimulatedCgroupTree tree = SimulatedCgroupTree.create();
     tree.addTask("t");

@@ -1,0 +1,104 @@
+package io.quotaflow.cli.demo;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Anonymous memory this process holds on purpose, in 1 MiB direct buffers: {@link #resizeTo} brings
+ * the process's whole anonymous memory ({@code RssAnon} of {@code /proc/self/status}, what the
+ * cgroup's {@code memory.stat rss} shows for it) to a target, counting the JVM's own as part of it.
+ *
+ * <p>Why direct buffers: their pages are zeroed (so touched and charged) when allocated and go back
+ * to the kernel when freed. Measured on this machine's kernel (6.18, cgroup v1): 1 MiB direct buffers
+ * follow 48 → 176 → 48 MiB steps to within 1 MiB over fifteen cycles, while a SerialGC heap with
+ * {@code MaxHeapFreeRatio=10} and {@code System.gc()} kept 209 MiB after stepping down from 192 to 64 MiB.
+ * A buffer is freed at once by its cleaner ({@code sun.misc.Unsafe.invokeCleaner}, looked up
+ * reflectively), else by a collection; that it really leaves the process also needs malloc to give
+ * each buffer its own mapping ({@link MemoryWorkload#ENVIRONMENT}).
+ */
+final class AnonymousMemory implements AutoCloseable {
+
+  static final int CHUNK_BYTES = 1 << 20;
+  private static final Path STATUS = Path.of("/proc/self/status");
+  private static final Cleaner CLEANER = Cleaner.find();
+
+  private final Deque<ByteBuffer> chunks = new ArrayDeque<>();
+
+  /** Bytes held in buffers. */
+  long heldBytes() {
+    return (long) chunks.size() * CHUNK_BYTES;
+  }
+
+  /**
+   * Allocates or frees whole chunks so that the process's anonymous memory comes to about
+   * {@code targetBytes} (never below what the JVM needs for itself).
+   */
+  void resizeTo(long targetBytes) throws IOException {
+    long ownBytes = Math.max(0, rssAnonBytes() - heldBytes());
+    long wantChunks = Math.max(0, Math.round((double) (targetBytes - ownBytes) / CHUNK_BYTES));
+    while (chunks.size() < wantChunks) {
+      chunks.push(ByteBuffer.allocateDirect(CHUNK_BYTES));
+    }
+    boolean freed = false;
+    while (chunks.size() > wantChunks) {
+      CLEANER.free(chunks.pop());
+      freed = true;
+    }
+    if (freed && !CLEANER.immediate()) {
+      System.gc();
+    }
+  }
+
+  /** This process's resident anonymous memory, bytes. */
+  static long rssAnonBytes() throws IOException {
+    for (String line : new String(Files.readAllBytes(STATUS), StandardCharsets.US_ASCII).split("\n")) {
+      if (line.startsWith("RssAnon:")) {
+        return Long.parseLong(line.substring("RssAnon:".length()).replace("kB", "").trim()) * 1024;
+      }
+    }
+    throw new IOException("no RssAnon in " + STATUS);
+  }
+
+  @Override
+  public void close() {
+    while (!chunks.isEmpty()) {
+      CLEANER.free(chunks.pop());
+    }
+  }
+
+  /** Frees a direct buffer's memory now, where the JDK lets us; otherwise the next collection does. */
+  private record Cleaner(Object unsafe, Method invokeCleaner) {
+
+    static Cleaner find() {
+      try {
+        Class<?> type = Class.forName("sun.misc.Unsafe");
+        java.lang.reflect.Field field = type.getDeclaredField("theUnsafe");
+        field.setAccessible(true);
+        return new Cleaner(field.get(null), type.getMethod("invokeCleaner", ByteBuffer.class));
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        return new Cleaner(null, null);
+      }
+    }
+
+    boolean immediate() {
+      return invokeCleaner != null;
+    }
+
+    void free(ByteBuffer buffer) {
+      if (invokeCleaner == null) {
+        return; // unreachable from here on: the collection after it frees it
+      }
+      try {
+        invokeCleaner.invoke(unsafe, buffer);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException("cannot free a direct buffer", e);
+      }
+    }
+  }
+}
