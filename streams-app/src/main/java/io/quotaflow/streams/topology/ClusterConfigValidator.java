@@ -16,6 +16,12 @@ public final class ClusterConfigValidator {
   static final long MIN_CFS_PERIOD_US = 1_000;
   static final long MAX_CFS_PERIOD_US = 1_000_000;
 
+  /**
+   * A FREEZE lease must outlast two sample periods of the collector (1 s by default), so a renewal
+   * carried by the node's next samples arrives before the enforcer thaws the task by itself.
+   */
+  static final long MIN_FREEZE_LEASE_MS = 2_000;
+
   private ClusterConfigValidator() {}
 
   public static List<String> problems(ClusterConfig config) {
@@ -46,7 +52,10 @@ public final class ClusterConfigValidator {
     if (config.getMemoryHeadroomBytes() < 0) {
       problems.add("memory_headroom_bytes must not be negative, was " + config.getMemoryHeadroomBytes());
     }
-    positive(problems, "freeze_lease_ms", config.getFreezeLeaseMs());
+    if (config.getFreezeLeaseMs() < MIN_FREEZE_LEASE_MS) {
+      problems.add("freeze_lease_ms must be at least " + MIN_FREEZE_LEASE_MS + " (twice the collector's 1 s sample period),"
+          + " was " + config.getFreezeLeaseMs() + ": a shorter lease runs out between renewals and thaws waiting tasks");
+    }
     positive(problems, "task_idle_timeout_ms", config.getTaskIdleTimeoutMs());
     positive(problems, "queue_wait_alert_ms", config.getQueueWaitAlertMs());
     return problems;

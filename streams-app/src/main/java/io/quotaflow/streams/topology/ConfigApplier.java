@@ -26,6 +26,15 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     if (config == null) {
       return;
     }
+    if (config.getKind() == BroadcastKind.MEMORY_PROFILE) {
+      // Kept for the peak gate: a task without a declared normal is judged by it from its next sample on.
+      if (config.getMemoryProfile() == null) {
+        stores.configs.delete(TaskStores.PROFILE_KEY_PREFIX + config.getId());
+      } else {
+        stores.configs.put(TaskStores.PROFILE_KEY_PREFIX + config.getId(), config);
+      }
+      return;
+    }
     if (config.getKind() == BroadcastKind.POOL_CONFIG) {
       String key = TaskStores.POOL_KEY_PREFIX + config.getId();
       if (config.getPoolConfig() == null) {

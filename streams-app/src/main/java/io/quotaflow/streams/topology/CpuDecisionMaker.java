@@ -93,7 +93,10 @@ final class CpuDecisionMaker {
     boolean late = false;
     if (!isZeroCpu(spec)) {
       MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
-      MonitorStep step = monitor.step(monitorState, monitorSettings(spec), hard, new CpuReading(sample.getTsMs(), sample.getCpuUsageUsec()));
+      CpuReading reading = new CpuReading(sample.getTsMs(), sample.getCpuUsageUsec());
+      MonitorStep step = sample.getState() == SampleState.FROZEN
+          ? monitor.frozen(monitorState, monitorSettings(spec), hard, reading)
+          : monitor.step(monitorState, monitorSettings(spec), hard, reading);
       late = step.isLate();
       current.setMonitor(toRecord(step.state()));
       if (step.change().isPresent()) {
@@ -259,7 +262,8 @@ final class CpuDecisionMaker {
     List<Vote> votes = new ArrayList<>(r.getVotes().size());
     r.getVotes().forEach(v -> votes.add(Vote.ofValue(v)));
     return new MonitorState(r.getHardLimitCpu(), r.getSoftLimitCpu(), r.getFirstSampleTsMs(), r.getTickCount(),
-        r.getLastTickTsMs(), r.getLastTickCpuUsageUsec(), r.getSmoothedUsageCpu(), votes, r.getLateSampleCount());
+        r.getLastTickTsMs(), r.getLastTickCpuUsageUsec(), r.getSmoothedUsageCpu(), votes, r.getLateSampleCount(),
+        r.getAwaitingBaseline());
   }
 
   static MonitorStateRecord toRecord(MonitorState s) {
@@ -268,6 +272,6 @@ final class CpuDecisionMaker {
     return MonitorStateRecord.newBuilder().setHardLimitCpu(s.hardLimitCpu()).setSoftLimitCpu(s.softLimitCpu())
         .setFirstSampleTsMs(s.firstSampleTsMs()).setTickCount(s.tickCount()).setLastTickTsMs(s.lastTickTsMs())
         .setLastTickCpuUsageUsec(s.lastTickCpuUsageUsec()).setSmoothedUsageCpu(s.smoothedUsageCpu()).setVotes(votes)
-        .setLateSampleCount(s.lateSampleCount()).build();
+        .setLateSampleCount(s.lateSampleCount()).setAwaitingBaseline(s.awaitingBaseline()).build();
   }
 }

@@ -1,7 +1,11 @@
 package io.quotaflow.streams.topology;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.streams.engine.memory.GateStatus;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The probe the running app uses: counters for {@code /metrics}, and the newest sample time for staleness. */
@@ -11,7 +15,11 @@ final class MeteredProbe implements TopologyProbe {
   private final Counter late;
   private final Counter decisions;
   private final Counter withdrawn;
+  private final Counter freezes;
+  private final Counter thaws;
   private final AtomicLong newestSampleTsMs = new AtomicLong(-1);
+  /** The last status of each node's gate handled by this instance; gauges sum it up, so series stay few. */
+  private final Map<String, GateStatus> gates = new ConcurrentHashMap<>();
 
   MeteredProbe(MeterRegistry meters) {
     samples = meters.counter("quotaflow.streams.samples");
@@ -19,6 +27,17 @@ final class MeteredProbe implements TopologyProbe {
     decisions = meters.counter("quotaflow.streams.decisions", "kind", "decision");
     withdrawn = meters.counter("quotaflow.streams.decisions", "kind", "withdrawn");
     meters.gauge("quotaflow.streams.newest.sample.ts.ms", newestSampleTsMs);
+    freezes = meters.counter("quotaflow.streams.freeze.decisions", "action", "FREEZE");
+    thaws = meters.counter("quotaflow.streams.freeze.decisions", "action", "THAW");
+    Gauge.builder("quotaflow.streams.gate.waiting", gates, g -> g.values().stream().mapToInt(GateStatus::waiting).sum())
+        .description("Tasks frozen in a peak wait queue, all nodes").register(meters);
+    Gauge.builder("quotaflow.streams.gate.holders", gates, g -> g.values().stream().mapToInt(GateStatus::holders).sum())
+        .description("Tasks holding a peak slot, all nodes").register(meters);
+    Gauge.builder("quotaflow.streams.gate.head.wait.seconds", gates,
+            g -> g.values().stream().mapToLong(GateStatus::headWaitMs).max().orElse(0) / 1000.0)
+        .description("Longest wait of a queue head, stream time").register(meters);
+    Gauge.builder("quotaflow.streams.gate.queue.wait.alerts", gates, g -> g.values().stream().filter(GateStatus::waitAlert).count())
+        .description("Nodes whose queue head has waited longer than queue_wait_alert_ms").register(meters);
   }
 
   @Override
@@ -35,6 +54,20 @@ final class MeteredProbe implements TopologyProbe {
   @Override
   public void decisionPublished(boolean isWithdrawn) {
     (isWithdrawn ? withdrawn : decisions).increment();
+  }
+
+  @Override
+  public void freezeDecisionPublished(String action) {
+    ("FREEZE".equals(action) ? freezes : thaws).increment();
+  }
+
+  @Override
+  public void gateStatus(String node, GateStatus status) {
+    if (status.holders() == 0 && status.waiting() == 0) {
+      gates.remove(node);
+    } else {
+      gates.put(node, status);
+    }
   }
 
   /** Sample time of the newest sample handled, epoch ms; -1 before the first. */

@@ -5,8 +5,11 @@ import static io.quotaflow.streams.topology.Names.*;
 import io.quotaflow.schemas.NodeStreamPartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
+import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.PoolPartial;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -15,13 +18,18 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * The whole streams app as a pure function of the topic catalogue: {@code main}, the tests and
- * {@code simulate} all call {@link #build}. Two sub-topologies:
+ * {@code simulate} all call {@link #build}. Three sub-topologies:
  *
  * <ol>
  *   <li>config broadcast — the single-partition {@code cluster-config} and {@code pool-configs}
  *       topics, validated, copied to every partition of {@code config-broadcast};
- *   <li>CPU decisions — per node partition: {@code samples}, {@code task-specs}, {@code nodes} and
- *       the broadcast configs into the per-task store, {@code cpu-decisions} out, partitioned by node.
+ *   <li>decisions, per node partition: {@code samples}, {@code task-specs}, {@code nodes} and the
+ *       broadcast configs into the per-task CPU store, {@code cpu-decisions} out; and into each
+ *       node's peak gate, {@code freeze-decisions} out, finished tasks' usage out to
+ *       {@code memory-usage} re-keyed by operation. Each source feeds its CPU processor first
+ *       (which checks the record and updates the shared node and config stores), then its gate processor;
+ *   <li>learned profiles — {@code memory-usage} folded per operation, each new profile broadcast
+ *       back to every partition of {@code config-broadcast}.
  * </ol>
  */
 public final class QuotaflowTopology {
@@ -62,6 +70,31 @@ public final class QuotaflowTopology {
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
         topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
+
+    // Added after the CPU processors of the same sources: each record reaches them first.
+    topology.addProcessor(PEAK_GATE_CONFIG, () -> new PeakGateConfigProcessor(probe), CONFIG_BROADCAST_SOURCE);
+    topology.addProcessor(PEAK_GATE_SPECS, () -> new PeakGateSpecProcessor(probe), TASK_SPECS_SOURCE);
+    topology.addProcessor(PEAK_GATE_NODES, () -> new PeakGateNodeProcessor(probe), NODES_SOURCE);
+    topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(probe), SAMPLES_SOURCE);
+    String[] gateProcessors = {PEAK_GATE_CONFIG, PEAK_GATE_SPECS, PEAK_GATE_NODES, PEAK_GATE};
+    topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), gateProcessors);
+    topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), gateProcessors);
+    topology.connectProcessorAndStateStores(PEAK_GATE_CONFIG, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.connectProcessorAndStateStores(PEAK_GATE_SPECS, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.connectProcessorAndStateStores(PEAK_GATE_NODES, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.connectProcessorAndStateStores(PEAK_GATE, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.addSink(FREEZE_DECISIONS_SINK, topics.freezeDecisions().name(), topics.freezeDecisions().keySerde().serializer(),
+        topics.freezeDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), gateProcessors);
+    // Re-keyed by operation: every finished task of an operation reaches the one learner of its profile.
+    topology.addSink(MEMORY_USAGE_SINK, topics.memoryUsage().name(), topics.memoryUsage().keySerde().serializer(),
+        topics.memoryUsage().valueSerde().serializer(), PEAK_GATE);
+
+    source(topology, MEMORY_USAGE_SOURCE, topics.memoryUsage());
+    topology.addProcessor(PROFILE_LEARNER, ProfileLearner::new, MEMORY_USAGE_SOURCE);
+    topology.addStateStore(store(MEMORY_PROFILES_STORE, topics.valueSerde(MemoryProfileRecord.class)), PROFILE_LEARNER);
+    topology.addSink(PROFILE_BROADCAST_SINK, topics.configBroadcast().name(),
+        topics.configBroadcast().keySerde().serializer(), topics.configBroadcast().valueSerde().serializer(),
+        new BroadcastPartitioner<>(), PROFILE_LEARNER);
     return topology;
   }
 

@@ -78,12 +78,17 @@ public final class RecordChecks {
     if (!Ids.isValid(spec.getPool())) {
       problems.add("pool id '" + spec.getPool() + "' does not match " + Ids.PATTERN_TEXT);
     }
+    // Empty: no operation (nothing is learned). Otherwise it keys learned profiles, so it is an id.
+    if (!spec.getOperation().isEmpty() && !Ids.isValid(spec.getOperation())) {
+      problems.add("operation '" + spec.getOperation() + "' does not match " + Ids.PATTERN_TEXT + " (or is empty)");
+    }
     nonNegativeFinite(problems, "ncpus", spec.getNcpus());
     if (spec.getCpuLimit() != null) {
       nonNegativeFinite(problems, "cpu_limit", spec.getCpuLimit());
     }
-    atLeastZero(problems, "memory_normal_bytes", spec.getMemoryNormalBytes());
-    atLeastZero(problems, "memory_peak_bytes", spec.getMemoryPeakBytes());
+    // A normal of 0 would make every byte a peak: absent (null) is how a spec leaves it to the learned profile.
+    positiveWhenPresent(problems, "memory_normal_bytes", spec.getMemoryNormalBytes());
+    positiveWhenPresent(problems, "memory_peak_bytes", spec.getMemoryPeakBytes());
     if (spec.getMemoryNormalBytes() != null && spec.getMemoryPeakBytes() != null
         && spec.getMemoryPeakBytes() < spec.getMemoryNormalBytes()) {
       problems.add("memory_peak_bytes " + spec.getMemoryPeakBytes() + " is below memory_normal_bytes " + spec.getMemoryNormalBytes());
@@ -137,6 +142,12 @@ public final class RecordChecks {
       problems.add("burst_guarantee_cpu is not allowed on a RELAXED pool");
     }
     return problems;
+  }
+
+  private static void positiveWhenPresent(List<String> problems, String field, Long value) {
+    if (value != null && value <= 0) {
+      problems.add(field + " must be positive when given (leave it out to use the learned profile), was " + value);
+    }
   }
 
   private static void atLeastZero(List<String> problems, String field, Long value) {

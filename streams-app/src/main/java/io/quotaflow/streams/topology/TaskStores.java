@@ -19,12 +19,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class TaskStores {
   static final String CLUSTER_KEY = "cluster";
   static final String POOL_KEY_PREFIX = "pool/";
+  /** Learned memory profiles broadcast to this partition, by operation (read by the peak gate). */
+  static final String PROFILE_KEY_PREFIX = "profile/";
   /** Pool sums are kept in millionths of a CPU: long additions never drift the way double ones do. */
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
   private final ProcessorContext<String, CpuDecision> context;
   /** Built once: a builder fills in every default by deep copy, and this is read on every sample. */
-  private final ClusterConfig defaults = defaultCluster();
+  private static final ClusterConfig DEFAULTS = defaultCluster();
   private final TopologyProbe probe;
   final KeyValueStore<String, TaskCpuState> tasks;
   final KeyValueStore<String, NodeStatus> nodes;
@@ -42,8 +44,13 @@ final class TaskStores {
 
   /** The cluster config in force: the last valid one broadcast, else the schema defaults. */
   ClusterConfig cluster() {
+    return cluster(configs);
+  }
+
+  /** The cluster config in force in a partition's config store: the last valid one broadcast, else the schema defaults. */
+  static ClusterConfig cluster(KeyValueStore<String, ConfigBroadcast> configs) {
     ConfigBroadcast stored = configs.get(CLUSTER_KEY);
-    return stored == null || stored.getClusterConfig() == null ? defaults : stored.getClusterConfig();
+    return stored == null || stored.getClusterConfig() == null ? DEFAULTS : stored.getClusterConfig();
   }
 
   static ClusterConfig defaultCluster() {

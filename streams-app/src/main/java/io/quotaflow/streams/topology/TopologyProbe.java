@@ -1,5 +1,7 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.streams.engine.memory.GateStatus;
+
 /**
  * What the processors tell the outside world as they work: the runner turns it into metrics and
  * the staleness of {@code /health}; tests and {@code simulate} pass {@link #NONE}. Called from
@@ -17,4 +19,10 @@ public interface TopologyProbe {
 
   /** A CPU decision (or a tombstone, {@code withdrawn}) was published. */
   default void decisionPublished(boolean withdrawn) {}
+
+  /** A freeze decision was published; {@code action} is FREEZE or THAW. */
+  default void freezeDecisionPublished(String action) {}
+
+  /** A node's peak gate changed: its holders, its queue and how long the queue's head has waited. */
+  default void gateStatus(String node, GateStatus status) {}
 }

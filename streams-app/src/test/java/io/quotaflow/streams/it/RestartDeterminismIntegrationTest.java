@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.KafkaWait;
 import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.FreezeDecision;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.BroadcastKind;
+import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,17 +29,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * DESIGN's claim on a real broker: an app killed mid-stream and restarted — on its own state, or
- * on none so that it restores from the changelogs — publishes exactly the decisions of an app that
- * ran through (exactly-once: nothing lost, nothing doubled).
+ * on none so that it restores from the changelogs — publishes exactly the CPU and freeze decisions
+ * of an app that ran through (exactly-once: nothing lost, nothing doubled), learned profiles included.
  */
 @WithKafka
 class RestartDeterminismIntegrationTest {
 
   private static final int NODES = 6;
-  private static final int TASKS = 3;
+  private static final int TASKS = 4;
   private static final int SECONDS = 60;
+  private static final long MB = 1L << 20;
 
-  /** Specs with reclaim on and 60 s of samples of idle, busy and alternating tasks, ending a few minutes before now. */
+  /**
+   * 60 s of samples, ending a few minutes before now, of idle, busy and alternating tasks. Memory: tasks 1 and 2
+   * declare a normal of 256 MB and reach overlapping peaks, so the gate freezes and thaws; task 0 (operation
+   * "learn", no declared normal) finishes at 20 s and teaches its operation a profile of 100 MB, by which task 3
+   * (same operation, started after it) is gated when it peaks while task 1 holds the slot.
+   */
   private static List<Map.Entry<String, CgroupSample>> samples(long startMs) {
     Random random = new Random(7);
     List<Map.Entry<String, CgroupSample>> samples = new ArrayList<>();
@@ -43,10 +53,21 @@ class RestartDeterminismIntegrationTest {
     for (int s = 0; s < SECONDS; s++) {
       for (int n = 0; n < NODES; n++) {
         for (int t = 0; t < TASKS; t++) {
-          double cores = t == 0 ? 0.05 : t == 1 ? 1.9 : (s / 15) % 2 == 0 ? 0.1 : 1.8;
+          if ((t == 0 && s > 20) || (t == 3 && s <= 20)) {
+            continue;
+          }
+          double cores = t == 0 ? 0.05 : t == 1 ? 1.9 : t == 2 ? ((s / 15) % 2 == 0 ? 0.1 : 1.8) : 0.5;
           usage[n][t] += Math.round(cores * 1_000_000 * (0.95 + 0.1 * random.nextDouble()));
+          long anonBytes = switch (t) {
+            case 0 -> 100 * MB;
+            case 1 -> (s >= 10 && s < 25) || (s >= 40 && s < 50) ? 320 * MB : 240 * MB;
+            case 2 -> (s / 15) % 2 == 1 ? 320 * MB : 240 * MB;
+            default -> s < 42 ? 100 * MB : 200 * MB;
+          };
+          SampleState state = t == 0 && s == 20 ? SampleState.GONE : SampleState.RUNNING;
           CgroupSample sample = CgroupSample.newBuilder().setNode("node-" + n).setTask("task-" + t).setTsMs(startMs + s * 1000L)
-              .setCpuUsageUsec(usage[n][t]).setMemoryBytes(1L << 26).setState(SampleState.RUNNING).setSeq(s).build();
+              .setCpuUsageUsec(usage[n][t]).setMemoryBytes(anonBytes + 64 * MB).setMemoryAnonBytes(anonBytes)
+              .setState(state).setSeq(s).build();
           samples.add(Map.entry("node-" + n + "/task-" + t, sample));
         }
       }
@@ -58,11 +79,42 @@ class RestartDeterminismIntegrationTest {
     List<Map.Entry<String, TaskSpec>> specs = new ArrayList<>();
     for (int n = 0; n < NODES; n++) {
       for (int t = 0; t < TASKS; t++) {
+        boolean learned = t == 0 || t == 3;
         specs.add(Map.entry("node-" + n + "/task-" + t, TaskSpec.newBuilder().setNode("node-" + n).setTask("task-" + t).setNcpus(2)
+            .setOperation(learned ? "learn" : "declared").setMemoryNormalBytes(learned ? null : 256 * MB)
             .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(true).build()).build()));
       }
     }
     return specs;
+  }
+
+  /** Every task's freeze decisions in order, once at least {@code count} are there. */
+  private static Map<String, List<FreezeDecision>> freezesByTask(KafkaEnv kafka, StreamsAppFixture app, int count) {
+    Map<String, List<FreezeDecision>> byTask = new TreeMap<>();
+    for (ConsumerRecord<String, FreezeDecision> r : KafkaWait.records(kafka, app.topics.freezeDecisions(), count, Duration.ofSeconds(90))) {
+      byTask.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value());
+    }
+    return byTask;
+  }
+
+  /**
+   * Waits for the profile task 0 teaches: it travels through memory-usage and back through
+   * config-broadcast while samples go on, so when it lands among the samples depends on timing. The
+   * test holds the input after task 0's end until it has landed, in every run, so that all runs
+   * see it before task 3 peaks; a restarted app then reads it back from its changelogs.
+   */
+  private static void awaitLearnedProfile(KafkaEnv kafka, StreamsAppFixture app) {
+    Topic<String, ConfigBroadcast> broadcast = app.topics.configBroadcast();
+    KafkaWait.recordsUntil(kafka, broadcast.name(), broadcast.keySerde().deserializer(), broadcast.valueSerde().deserializer(),
+        seen -> seen.stream().anyMatch(r -> r.value() != null && r.value().getKind() == BroadcastKind.MEMORY_PROFILE),
+        "the learned profile of operation 'learn'", Duration.ofSeconds(90));
+  }
+
+  /** Caught up on its inputs, the learned-profile loop included. */
+  private static void caughtUp(KafkaEnv kafka, StreamsAppFixture app) {
+    KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId,
+        List.of(app.topics.samples().name(), app.topics.memoryUsage().name(), app.topics.configBroadcast().name()),
+        Duration.ofSeconds(90));
   }
 
   /** Runs the whole input through one app and returns every task's decisions in order. */
@@ -85,15 +137,24 @@ class RestartDeterminismIntegrationTest {
 
     StreamsAppFixture reference = new StreamsAppFixture(kafka, "ref");
     reference.produce(reference.topics.taskSpecs(), specs());
-    reference.produce(reference.topics.samples(), input);
+    reference.produce(reference.topics.samples(), input.subList(0, input.size() / 2));
     Map<String, List<CpuDecision>> expected;
+    Map<String, List<FreezeDecision>> expectedFreezes;
     try (StreamsRunner runner = reference.start(Files.createDirectory(dirs.resolve("ref")))) {
-      KafkaWait.consumerGroupCaughtUp(kafka, reference.applicationId, List.of(reference.topics.samples().name()), Duration.ofSeconds(90));
+      awaitLearnedProfile(kafka, reference);
+      reference.produce(reference.topics.samples(), input.subList(input.size() / 2, input.size()));
+      caughtUp(kafka, reference);
       expected = decisionsByTask(kafka, reference, 1);
+      expectedFreezes = freezesByTask(kafka, reference, 1);
     }
     int expectedCount = total(expected);
     assertThat(expected).hasSize(NODES * TASKS);
     assertThat(expectedCount).isGreaterThan(NODES * TASKS * 2); // INITIAL plus reclaim moves for most tasks
+    int expectedFreezeCount = expectedFreezes.values().stream().mapToInt(List::size).sum();
+    assertThat(expectedFreezes.keySet()).as("task 3 is gated by the profile task 0 taught its operation")
+        .contains("node-0/task-3", "node-5/task-3");
+    assertThat(expectedFreezes.values().stream().flatMap(List::stream).map(FreezeDecision::getReason))
+        .contains("PEAK_SLOT_BUSY", "SLOT_FREED");
 
     for (boolean freshState : new boolean[] {false, true}) {
       StreamsAppFixture app = new StreamsAppFixture(kafka, freshState ? "fresh" : "same");
@@ -101,6 +162,7 @@ class RestartDeterminismIntegrationTest {
       app.produce(app.topics.samples(), input.subList(0, input.size() / 2));
       Path state = Files.createDirectory(dirs.resolve(app.applicationId));
       StreamsRunner first = app.start(state);
+      awaitLearnedProfile(kafka, app);
       // Killed mid-stream: the second half is still arriving, and close(0) waits for no commit.
       app.produce(app.topics.samples(), input.subList(input.size() / 2, input.size()));
       KafkaWait.records(kafka, app.topics.cpuDecisions(), expectedCount / 3, Duration.ofSeconds(90));
@@ -110,9 +172,12 @@ class RestartDeterminismIntegrationTest {
           () -> first.state() == org.apache.kafka.streams.KafkaStreams.State.NOT_RUNNING);
       Path restartState = freshState ? Files.createDirectory(dirs.resolve(app.applicationId + "-fresh")) : state;
       try (StreamsRunner second = app.start(restartState)) {
-        KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId, List.of(app.topics.samples().name()), Duration.ofSeconds(90));
+        caughtUp(kafka, app);
         Map<String, List<CpuDecision>> actual = decisionsByTask(kafka, app, expectedCount);
         assertThat(actual).as(freshState ? "restart on a fresh state dir" : "restart on the same state dir").isEqualTo(expected);
+        assertThat(freezesByTask(kafka, app, expectedFreezeCount))
+            .as(freshState ? "freezes after a restart on a fresh state dir" : "freezes after a restart on the same state dir")
+            .isEqualTo(expectedFreezes);
       }
     }
   }

@@ -25,7 +25,8 @@ class ClusterConfigValidatorTest {
         "cfs_period_us must be in [1000, 1000000], was 500",
         "zero_cpus_shares_fraction must be in [0, 1], was -0.1",
         "max_concurrent_peaks must be at least 1, was 0",
-        "freeze_lease_ms must be a positive finite number, was 0.0");
+        "freeze_lease_ms must be at least 2000 (twice the collector's 1 s sample period), was 0: a shorter lease"
+            + " runs out between renewals and thaws waiting tasks");
   }
 
   @Test

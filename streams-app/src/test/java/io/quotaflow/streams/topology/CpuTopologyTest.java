@@ -167,6 +167,21 @@ class CpuTopologyTest {
   }
 
   @Test
+  void aTaskFrozenForTwoMinutesKeepsItsSoftLimit() {
+    h.pipeSpec(spec("n1", "t1", 2).setJobCpuMonitor(reclaim()).build(), T0);
+    // 1.5 of 2 cores: the ratio 0.75 votes to keep the limit
+    long[] at = h.run("n1", "t1", T0, 0, 1.5, 1000, 20);
+    assertThat(h.drain()).extracting(r -> r.value().getReason()).containsExactly("INITIAL");
+    long ts = at[0];
+    for (int i = 0; i < 120; i++, ts += 1000) {
+      h.pipeSample(io.quotaflow.schemas.avro.CgroupSample.newBuilder(sample("n1", "t1", ts, at[1]))
+          .setState(io.quotaflow.schemas.avro.SampleState.FROZEN).build());
+    }
+    h.run("n1", "t1", ts, at[1], 1.5, 1000, 20);
+    assertThat(h.drain()).as("two minutes without CPU while frozen cost no soft limit").isEmpty();
+  }
+
+  @Test
   void aLateSampleIsDroppedWithoutADecision() {
     h.pipeSpec(spec("n1", "t1", 2).setJobCpuMonitor(reclaim()).build(), T0);
     h.run("n1", "t1", T0, 0, 0.0, 1000, 3);

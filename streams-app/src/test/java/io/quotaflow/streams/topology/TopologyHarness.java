@@ -4,6 +4,7 @@ import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.FreezeDecision;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.SampleState;
@@ -29,6 +30,7 @@ final class TopologyHarness implements AutoCloseable {
   final TestInputTopic<String, ClusterConfig> cluster = offline.input(topics.clusterConfig());
   final TestInputTopic<String, PoolConfig> pools = offline.input(topics.poolConfigs());
   final TestOutputTopic<String, CpuDecision> decisions = offline.output(topics.cpuDecisions());
+  final TestOutputTopic<String, FreezeDecision> freezes = offline.output(topics.freezeDecisions());
   final TestOutputTopic<byte[], byte[]> dlq = offline.output(topics.dlq());
 
   static CgroupSample sample(String node, String task, long tsMs, long cpuUsageUsec) {
@@ -38,6 +40,13 @@ final class TopologyHarness implements AutoCloseable {
 
   static TaskSpec.Builder spec(String node, String task, double ncpus) {
     return TaskSpec.newBuilder().setNode(node).setTask(task).setNcpus(ncpus).setPool("batch");
+  }
+
+  /** A running task's sample whose anonymous memory is {@code anonBytes} (and total a little more, for page cache). */
+  static CgroupSample memorySample(String node, String task, long tsMs, long anonBytes) {
+    return CgroupSample.newBuilder().setNode(node).setTask(task).setTsMs(tsMs).setCpuUsageUsec(0)
+        .setMemoryBytes(anonBytes + (8L << 20)).setMemoryAnonBytes(anonBytes).setState(SampleState.RUNNING).setSeq(0)
+        .build();
   }
 
   void pipeSample(CgroupSample sample) {
@@ -62,6 +71,10 @@ final class TopologyHarness implements AutoCloseable {
 
   List<TestRecord<String, CpuDecision>> drain() {
     return new ArrayList<>(decisions.readRecordsToList());
+  }
+
+  List<TestRecord<String, FreezeDecision>> drainFreezes() {
+    return new ArrayList<>(freezes.readRecordsToList());
   }
 
   @Override

@@ -35,6 +35,7 @@ public final class JobCpuMonitor {
     Optional<SoftLimitChange> voteDecision = Optional.empty();
     switch (outcome) {
       case LATE -> current = current.withLateSample();
+      case BASELINE -> current = current.withBaseline(reading);
       case TICK -> {
         TickResult tick = tick(current, settings, reading);
         current = tick.state;
@@ -45,6 +46,29 @@ public final class JobCpuMonitor {
       }
     }
     return new MonitorStep(current, outcome, change(softAtStart, current, voteDecision));
+  }
+
+  /**
+   * Feeds one sample taken while the task was frozen (DESIGN section 1). A frozen task uses no CPU
+   * because the gate stopped it, not because it needs less, so the sample neither smooths nor
+   * votes; the first running sample after it is a new baseline. Waiting for memory thus never
+   * costs a task its CPU guarantee. Limits are still applied, as on any sample.
+   */
+  public MonitorStep frozen(MonitorState state, MonitorSettings settings, double hardLimitCpu, CpuReading reading) {
+    double softAtStart = state.softLimitCpu();
+    MonitorState current = applyLimits(state, settings, hardLimitCpu);
+    if (current.firstSampleTsMs() == null) {
+      current = current.withFirstSample(reading.tsMs());
+    }
+    SampleOutcome outcome;
+    if (current.tickCount() > 0 && reading.tsMs() < current.lastTickTsMs()) {
+      outcome = SampleOutcome.LATE;
+      current = current.withLateSample();
+    } else {
+      outcome = SampleOutcome.FROZEN;
+      current = current.withAwaitingBaseline();
+    }
+    return new MonitorStep(current, outcome, change(softAtStart, current, Optional.empty()));
   }
 
   /**
@@ -78,6 +102,9 @@ public final class JobCpuMonitor {
     }
     if (tsMs < state.lastTickTsMs()) {
       return SampleOutcome.LATE;
+    }
+    if (state.awaitingBaseline()) {
+      return SampleOutcome.BASELINE;
     }
     return tsMs - state.lastTickTsMs() >= minTickIntervalMs(settings.checkPeriodMs())
         ? SampleOutcome.TICK

@@ -17,6 +17,8 @@ import java.util.List;
  * @param smoothedUsageCpu     smoothed usage, cores; null before tick 2
  * @param votes                the vote window, oldest first
  * @param lateSampleCount      samples dropped because they were older than the last tick
+ * @param awaitingBaseline     the task was frozen since the last tick: its next running sample is a
+ *                             new baseline, so the time it spent frozen is neither measured nor voted on
  */
 public record MonitorState(
     double hardLimitCpu,
@@ -27,7 +29,8 @@ public record MonitorState(
     long lastTickCpuUsageUsec,
     Double smoothedUsageCpu,
     List<Vote> votes,
-    long lateSampleCount) {
+    long lateSampleCount,
+    boolean awaitingBaseline) {
 
   public MonitorState {
     requireHardLimit(hardLimitCpu);
@@ -59,7 +62,7 @@ public record MonitorState(
   /** A task not yet sampled: the soft limit starts at the hard limit. */
   public static MonitorState initial(double hardLimitCpu) {
     requireHardLimit(hardLimitCpu);
-    return new MonitorState(hardLimitCpu, hardLimitCpu, null, 0, 0, 0, null, List.of(), 0);
+    return new MonitorState(hardLimitCpu, hardLimitCpu, null, 0, 0, 0, null, List.of(), 0, false);
   }
 
   /** Sum of the votes in the window (what CpuDecision.votes_sum reports between decisions). */
@@ -80,22 +83,33 @@ public record MonitorState(
 
   MonitorState withLimits(double newHardLimitCpu, double newSoftLimitCpu) {
     return new MonitorState(newHardLimitCpu, newSoftLimitCpu, firstSampleTsMs, tickCount, lastTickTsMs,
-        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount);
+        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount, awaitingBaseline);
   }
 
   MonitorState withFirstSample(long tsMs) {
     return new MonitorState(hardLimitCpu, softLimitCpu, tsMs, tickCount, lastTickTsMs,
-        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount);
+        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount, awaitingBaseline);
   }
 
   MonitorState withLateSample() {
     return new MonitorState(hardLimitCpu, softLimitCpu, firstSampleTsMs, tickCount, lastTickTsMs,
-        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount + 1);
+        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount + 1, awaitingBaseline);
+  }
+
+  MonitorState withAwaitingBaseline() {
+    return new MonitorState(hardLimitCpu, softLimitCpu, firstSampleTsMs, tickCount, lastTickTsMs,
+        lastTickCpuUsageUsec, smoothedUsageCpu, votes, lateSampleCount, true);
+  }
+
+  /** The first running sample after a freeze: the counters restart from it; ticks, average and votes are kept. */
+  MonitorState withBaseline(CpuReading reading) {
+    return new MonitorState(hardLimitCpu, softLimitCpu, firstSampleTsMs, tickCount, reading.tsMs(),
+        reading.cpuUsageUsec(), smoothedUsageCpu, votes, lateSampleCount, false);
   }
 
   MonitorState withTick(CpuReading reading, Double newSmoothedUsageCpu, List<Vote> newVotes,
               double newSoftLimitCpu) {
     return new MonitorState(hardLimitCpu, newSoftLimitCpu, firstSampleTsMs, tickCount + 1, reading.tsMs(),
-        reading.cpuUsageUsec(), newSmoothedUsageCpu, newVotes, lateSampleCount);
+        reading.cpuUsageUsec(), newSmoothedUsageCpu, newVotes, lateSampleCount, false);
   }
 }

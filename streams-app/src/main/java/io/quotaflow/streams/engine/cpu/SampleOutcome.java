@@ -10,6 +10,10 @@ public enum SampleOutcome {
   START_DELAY,
   /** Older than the last tick: dropped and counted in {@link MonitorState#lateSampleCount()}. */
   LATE,
+  /** Taken while the task was frozen: neither a tick nor a vote; the next running sample is a new baseline. */
+  FROZEN,
+  /** The first running sample after a freeze: it only restarts the counters, as tick 1 does. */
+  BASELINE,
   /** No sample: the step only applied a new hard limit or new settings. */
   NO_SAMPLE
 }

@@ -171,6 +171,32 @@ public final class PeakGate {
     return config;
   }
 
+  /** The spec the gate holds for a task: its operation is what the task's usage teaches. */
+  public Optional<TaskMemorySpec> spec(String task) {
+    TaskEntry entry = tasks.get(task);
+    return entry == null ? Optional.empty() : Optional.ofNullable(entry.spec);
+  }
+
+  /** Whether any task runs, holds or waits: only then can stream time alone change anything. */
+  public boolean hasLiveTasks() {
+    for (TaskEntry e : tasks.values()) {
+      if (e.live) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** No task is known at all, neither running nor by its spec: the gate holds nothing worth keeping. */
+  public boolean isEmpty() {
+    return tasks.isEmpty();
+  }
+
+  /** The newest time the gate has seen; {@link Long#MIN_VALUE} before any input. */
+  public long streamTimeMs() {
+    return streamTimeMs;
+  }
+
   public String node() {
     return node;
   }

@@ -125,7 +125,7 @@ class JobCpuMonitorPropertyTest {
     double floorCpu = settings.floorCpu(hardLimitCpu);
     // A task that sat idle at the floor: the average is near zero and the window is empty.
     MonitorState idle = new MonitorState(hardLimitCpu, floorCpu, MonitorDriver.START_TS_MS, 500,
-        MonitorDriver.START_TS_MS + 499 * checkPeriodMs, 0, 0.0, List.of(), 0);
+        MonitorDriver.START_TS_MS + 499 * checkPeriodMs, 0, 0.0, List.of(), 0, false);
     MonitorDriver d = new MonitorDriver(settings, hardLimitCpu, idle);
 
     List<SoftLimitChange> changes = d.ticks(300, hardLimitCpu);

@@ -21,7 +21,7 @@ class JobCpuMonitorTest {
 
   /** A task past tick 2 with a chosen soft limit, smoothed usage and vote window. */
   private static MonitorState warmedUp(double hard, double soft, double smoothed, Vote... votes) {
-    return new MonitorState(hard, soft, START_TS_MS, 2, START_TS_MS + 1000, 0, smoothed, List.of(votes), 0);
+    return new MonitorState(hard, soft, START_TS_MS, 2, START_TS_MS + 1000, 0, smoothed, List.of(votes), 0, false);
   }
 
   @Nested
@@ -181,7 +181,7 @@ class JobCpuMonitorTest {
       assertThat(d.state.lateSampleCount()).isEqualTo(1);
       assertThat(d.state).isEqualTo(new MonitorState(before.hardLimitCpu(), before.softLimitCpu(),
           before.firstSampleTsMs(), before.tickCount(), before.lastTickTsMs(),
-          before.lastTickCpuUsageUsec(), before.smoothedUsageCpu(), before.votes(), 1));
+          before.lastTickCpuUsageUsec(), before.smoothedUsageCpu(), before.votes(), 1, false));
     }
 
     @Test
@@ -190,6 +190,59 @@ class JobCpuMonitorTest {
       d.first();
       assertThat(d.sample(START_TS_MS, 0).outcome()).isEqualTo(SampleOutcome.BETWEEN_TICKS);
       assertThat(d.state.lateSampleCount()).isZero();
+    }
+  }
+
+  @Nested
+  class Freezing {
+
+    @Test
+    void frozenSamplesNeitherSmoothNorVoteAndTheFirstRunningSampleIsANewBaseline() {
+      MonitorDriver d = new MonitorDriver(RAW, 2);
+      d.first();
+      d.ticks(3, 1.0);
+      MonitorState before = d.state;
+
+      for (int i = 0; i < 120; i++) {
+        assertThat(d.frozen(1000).outcome()).isEqualTo(SampleOutcome.FROZEN);
+      }
+      assertThat(d.state.tickCount()).isEqualTo(before.tickCount());
+      assertThat(d.state.smoothedUsageCpu()).isEqualTo(before.smoothedUsageCpu());
+      assertThat(d.state.votes()).isEqualTo(before.votes());
+      assertThat(d.state.awaitingBaseline()).isTrue();
+
+      // Thawed: 0.3 s later the counter has moved by 0.3 core-seconds; that interval is the baseline, not a tick.
+      MonitorStep baseline = d.after(300, 1.0);
+      assertThat(baseline.outcome()).isEqualTo(SampleOutcome.BASELINE);
+      assertThat(d.state.tickCount()).isEqualTo(before.tickCount());
+      assertThat(d.state.lastTickTsMs()).isEqualTo(d.tsMs);
+      assertThat(d.state.awaitingBaseline()).isFalse();
+
+      // The next tick measures from the baseline: 1.5 cores, not a little spread over the two frozen minutes.
+      d.tick(1.5);
+      assertThat(d.state.smoothedUsageCpu()).isCloseTo(1.5, within(1e-9));
+      assertThat(d.state.votes()).endsWith(KEEP);
+    }
+
+    @Test
+    void aFrozenSampleOlderThanTheLastTickIsLate() {
+      MonitorDriver d = new MonitorDriver(DEFAULTS, 2);
+      d.first();
+      d.tick(1.0);
+      MonitorStep late = d.frozen(-500);
+      assertThat(late.outcome()).isEqualTo(SampleOutcome.LATE);
+      assertThat(d.state.awaitingBaseline()).isFalse();
+    }
+
+    @Test
+    void aTaskFrozenBeforeItsFirstTickStartsWithTickOne() {
+      MonitorDriver d = new MonitorDriver(DEFAULTS, 2);
+      d.frozen(0);
+      assertThat(d.state.tickCount()).isZero();
+      MonitorStep first = d.after(1000, 1.0);
+      assertThat(first.outcome()).isEqualTo(SampleOutcome.TICK);
+      assertThat(d.state.tickCount()).isEqualTo(1);
+      assertThat(d.state.awaitingBaseline()).isFalse();
     }
   }
 
@@ -499,14 +552,14 @@ class JobCpuMonitorTest {
       assertThatThrownBy(() -> warmedUp(4, 4, Double.NaN)).hasMessageContaining("smoothed_usage_cpu");
       assertThatThrownBy(() -> warmedUp(Double.POSITIVE_INFINITY, 4, 1))
           .hasMessageContaining("hard_limit_cpu");
-      assertThatThrownBy(() -> new MonitorState(4, 4, START_TS_MS, 1, START_TS_MS, 0, 1.0, List.of(), 0))
+      assertThatThrownBy(() -> new MonitorState(4, 4, START_TS_MS, 1, START_TS_MS, 0, 1.0, List.of(), 0, false))
           .hasMessageContaining("exactly from tick 2");
     }
 
     @Test
     void stateVotesCannotBeChangedFromOutside() {
       List<Vote> votes = new ArrayList<>(List.of(KEEP));
-      MonitorState state = new MonitorState(4, 4, START_TS_MS, 2, START_TS_MS, 0, 4.0, votes, 0);
+      MonitorState state = new MonitorState(4, 4, START_TS_MS, 2, START_TS_MS, 0, 4.0, votes, 0, false);
       votes.add(INCREASE);
       assertThat(state.votes()).containsExactly(KEEP);
       assertThatThrownBy(() -> state.votes().add(DECREASE)).isInstanceOf(UnsupportedOperationException.class);

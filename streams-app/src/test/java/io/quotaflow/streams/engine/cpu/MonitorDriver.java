@@ -41,6 +41,15 @@ final class MonitorDriver {
     return step;
   }
 
+  /** A sample taken while the task was frozen, afterMs later: a frozen task's counter does not move. */
+  MonitorStep frozen(long afterMs) {
+    MonitorStep step = monitor.frozen(state, settings, hardLimitCpu, new CpuReading(tsMs + afterMs, cpuUsageUsec));
+    state = step.state();
+    tsMs += afterMs;
+    steps.add(step);
+    return step;
+  }
+
   /** The first sample of the task, at the driver's clock. */
   MonitorStep first() {
     return sample(tsMs, cpuUsageUsec);

@@ -1,0 +1,129 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.FreezeAction;
+import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
+import io.quotaflow.schemas.avro.internal.GateConfigRecord;
+import io.quotaflow.schemas.avro.internal.GateRoleRecord;
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
+import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
+import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
+import io.quotaflow.streams.engine.memory.CgroupState;
+import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
+import io.quotaflow.streams.engine.memory.GateDecision;
+import io.quotaflow.streams.engine.memory.GateRole;
+import io.quotaflow.streams.engine.memory.GatingMode;
+import io.quotaflow.streams.engine.memory.MemoryProfile;
+import io.quotaflow.streams.engine.memory.MemorySample;
+import io.quotaflow.streams.engine.memory.PeakGateConfig;
+import io.quotaflow.streams.engine.memory.PeakGateState;
+import io.quotaflow.streams.engine.memory.TaskGateState;
+import io.quotaflow.streams.engine.memory.TaskMemorySpec;
+import io.quotaflow.streams.engine.memory.TaskUsageStats;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Maps the topology's Avro records onto the memory engines' plain values and back, so the gate
+ * processors only move records between stores and topics (as {@link CpuDecisionMaker} does for CPU).
+ */
+final class GateRecords {
+
+  private GateRecords() {}
+
+  /** The gate's settings on a node: the cluster config's gating fields and the node's memory (0 until it reports). */
+  static PeakGateConfig config(ClusterConfig cluster, NodeStatus node) {
+    return new PeakGateConfig(GatingMode.valueOf(cluster.getPeakGatingMode().name()), cluster.getPeakThresholdRatio(),
+        cluster.getPeakReleaseRatio(), cluster.getMaxConcurrentPeaks(), node == null ? 0 : node.getMemoryTotalBytes(),
+        cluster.getMemoryHeadroomBytes(), cluster.getFreezeLeaseMs(), cluster.getTaskIdleTimeoutMs(),
+        cluster.getQueueWaitAlertMs());
+  }
+
+  static MemorySample sample(CgroupSample s) {
+    return new MemorySample(s.getTask(), s.getTsMs(), s.getMemoryBytes(), s.getMemoryAnonBytes(),
+        CgroupState.valueOf(s.getState().name()));
+  }
+
+  static TaskMemorySpec spec(TaskSpec s) {
+    return new TaskMemorySpec(s.getTask(), s.getOperation(), s.getMemoryNormalBytes(), s.getMemoryPeakBytes(),
+        s.getInteractive());
+  }
+
+  static FreezeDecision decision(GateDecision d) {
+    return FreezeDecision.newBuilder().setNode(d.node()).setTask(d.task()).setTsMs(d.tsMs())
+        .setAction(FreezeAction.valueOf(d.action().name())).setReason(d.reason().name())
+        .setQueuePosition(d.queuePosition()).setLeaseMs(d.leaseMs()).build();
+  }
+
+  static FinishedTaskUsageRecord finished(String node, String task, long tsMs, FinishedTaskUsage usage) {
+    return FinishedTaskUsageRecord.newBuilder().setNode(node).setTask(task).setOperation(usage.operation())
+        .setTsMs(tsMs).setMeanBytes(usage.meanBytes()).setMaxBytes(usage.maxBytes()).build();
+  }
+
+  static FinishedTaskUsage finished(FinishedTaskUsageRecord r) {
+    return new FinishedTaskUsage(r.getOperation(), r.getMeanBytes(), r.getMaxBytes());
+  }
+
+  static MemoryProfile profile(MemoryProfileRecord r) {
+    return new MemoryProfile(r.getNormalBytes(), r.getPeakBytes(), r.getRuns());
+  }
+
+  static MemoryProfileRecord profile(String operation, MemoryProfile p, long tsMs) {
+    return MemoryProfileRecord.newBuilder().setOperation(operation).setNormalBytes(p.normalBytes())
+        .setPeakBytes(p.peakBytes()).setRuns(p.runs()).setUpdatedTsMs(tsMs).build();
+  }
+
+  static TaskUsageStats usage(TaskUsageStatsRecord r) {
+    return new TaskUsageStats(r.getOperation(), r.getSamples(), r.getSumBytes(), r.getMaxBytes(), r.getLastSeenMs());
+  }
+
+  static TaskUsageStatsRecord usage(TaskUsageStats s) {
+    return TaskUsageStatsRecord.newBuilder().setOperation(s.operation()).setSamples(s.samples())
+        .setSumBytes(s.sumBytes()).setMaxBytes(s.maxBytes()).setLastSeenMs(s.lastSeenMs()).build();
+  }
+
+  static PeakGateState gate(PeakGateStateRecord r) {
+    List<TaskGateState> tasks = new ArrayList<>(r.getTasks().size());
+    for (GateTaskRecord t : r.getTasks()) {
+      TaskMemorySpec spec = t.getHasSpec()
+          ? new TaskMemorySpec(t.getTask(), t.getOperation(), t.getMemoryNormalBytes(), t.getMemoryPeakBytes(),
+              t.getInteractive())
+          : null;
+      tasks.add(new TaskGateState(t.getTask(), spec, t.getLive(), t.getUsageBytes(), t.getMaxUsageBytes(),
+          t.getLastSeenMs(), GateRole.valueOf(t.getRole().name()), t.getWaitingSinceMs(), t.getLastFreezeSentMs()));
+    }
+    GateConfigRecord c = r.getConfig();
+    PeakGateConfig config = new PeakGateConfig(GatingMode.valueOf(c.getMode()), c.getPeakThresholdRatio(),
+        c.getPeakReleaseRatio(), c.getMaxConcurrentPeaks(), c.getMemoryTotalBytes(), c.getMemoryHeadroomBytes(),
+        c.getFreezeLeaseMs(), c.getTaskIdleTimeoutMs(), c.getQueueWaitAlertMs());
+    return new PeakGateState(r.getNode(), config, r.getStreamTimeMs(), r.getLateSamples(), tasks);
+  }
+
+  static PeakGateStateRecord gate(PeakGateState s, long clockRecordTsMs) {
+    List<GateTaskRecord> tasks = new ArrayList<>(s.tasks().size());
+    for (TaskGateState t : s.tasks()) {
+      TaskMemorySpec spec = t.spec();
+      tasks.add(GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
+          .setOperation(spec == null ? "" : spec.operation())
+          .setMemoryNormalBytes(spec == null ? null : spec.memoryNormalBytes())
+          .setMemoryPeakBytes(spec == null ? null : spec.memoryPeakBytes())
+          .setInteractive(spec != null && spec.interactive()).setLive(t.live()).setUsageBytes(t.usageBytes())
+          .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
+          .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
+          .setLastFreezeSentMs(t.lastFreezeSentMs()).build());
+    }
+    PeakGateConfig c = s.config();
+    GateConfigRecord config = GateConfigRecord.newBuilder().setMode(c.mode().name())
+        .setPeakThresholdRatio(c.peakThresholdRatio()).setPeakReleaseRatio(c.peakReleaseRatio())
+        .setMaxConcurrentPeaks(c.maxConcurrentPeaks()).setMemoryTotalBytes(c.memoryTotalBytes())
+        .setMemoryHeadroomBytes(c.memoryHeadroomBytes()).setFreezeLeaseMs(c.freezeLeaseMs())
+        .setTaskIdleTimeoutMs(c.taskIdleTimeoutMs()).setQueueWaitAlertMs(c.queueWaitAlertMs()).build();
+    return PeakGateStateRecord.newBuilder().setNode(s.node()).setConfig(config).setStreamTimeMs(s.streamTimeMs())
+        .setClockRecordTsMs(clockRecordTsMs).setLateSamples(s.lateSamples()).setTasks(tasks).build();
+  }
+}

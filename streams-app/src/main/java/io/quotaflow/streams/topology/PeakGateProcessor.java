@@ -1,0 +1,126 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
+import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
+import io.quotaflow.streams.engine.memory.MemorySample;
+import io.quotaflow.streams.engine.memory.PeakGate;
+import io.quotaflow.streams.engine.memory.TaskMemorySpec;
+import io.quotaflow.streams.engine.memory.TaskUsageStats;
+import io.quotaflow.streams.engine.memory.UsageRecorder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * Samples in, freeze decisions out (DESIGN §4): each sample moves its node's gate, which may freeze
+ * the task, thaw the head of the queue or renew a waiting task's lease; a task's usage is totalled
+ * and, on its GONE sample, sent re-keyed by operation to teach that operation's profile.
+ *
+ * <p>A node's gate runs on its own samples' time, so its decisions do not depend on which other
+ * nodes share its partition. A stream-time punctuator covers a node that fell silent while others
+ * go on: it times out the node's silent tasks and renews the leases of those still waiting.
+ */
+final class PeakGateProcessor extends GateProcessor<CgroupSample> {
+
+  /** How often, in stream time, the punctuator looks for silent nodes. */
+  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+  /** A node this far behind its partition's stream time has fallen silent: the punctuator moves its gate on. */
+  static final long SILENT_AFTER_MS = 2 * PUNCTUATE_EVERY.toMillis();
+
+  private long nextUsageSweepTsMs = Long.MIN_VALUE;
+
+  PeakGateProcessor(TopologyProbe probe) {
+    super(probe);
+  }
+
+  @Override
+  public void init(ProcessorContext<String, Object> context) {
+    super.init(context);
+    context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::advanceSilentNodes);
+  }
+
+  @Override
+  public void process(Record<String, CgroupSample> record) {
+    CgroupSample sample = record.value();
+    MemorySample memory = GateRecords.sample(sample);
+    NodeGate node = stores.load(sample.getNode());
+    PeakGate gate = node.gate();
+    Optional<TaskMemorySpec> spec = gate.spec(sample.getTask());
+    stores.publish(gate.onSample(memory), record.timestamp());
+    stores.save(node.sampled(record.timestamp()));
+    recordUsage(record.key(), memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
+        record.timestamp());
+  }
+
+  /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
+  private void recordUsage(String key, MemorySample memory, String operation, long idleTimeoutMs, long timestampMs) {
+    TaskUsageStatsRecord stored = stores.usage.get(key);
+    UsageRecorder recorder = UsageRecorder.restore(
+        stored == null ? Map.of() : Map.of(memory.task(), GateRecords.usage(stored)));
+    // A run whose GONE never came ended at its idle timeout: it is no part of the run that starts now.
+    recorder.expireIdle(memory.tsMs(), idleTimeoutMs);
+    Optional<FinishedTaskUsage> finished = recorder.record(memory, operation);
+    Map<String, TaskUsageStats> after = recorder.snapshot();
+    if (after.isEmpty()) {
+      if (stored != null) {
+        stores.usage.delete(key);
+      }
+    } else {
+      stores.usage.put(key, GateRecords.usage(after.get(memory.task())));
+    }
+    String node = key.substring(0, key.indexOf('/'));
+    finished.ifPresent(f -> stores.forwardFinished(f.operation(),
+        GateRecords.finished(node, memory.task(), memory.tsMs(), f), timestampMs));
+    sweepIdleUsage(memory.tsMs(), idleTimeoutMs);
+  }
+
+  /** Drops the totals of tasks that went silent without a GONE, as sample time passes, so the store does not grow. */
+  private void sweepIdleUsage(long nowTsMs, long idleTimeoutMs) {
+    if (nowTsMs < nextUsageSweepTsMs) {
+      return;
+    }
+    nextUsageSweepTsMs = nowTsMs + Math.max(1_000, idleTimeoutMs / 2);
+    List<String> stale = new ArrayList<>();
+    try (KeyValueIterator<String, TaskUsageStatsRecord> all = stores.usage.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, TaskUsageStatsRecord> entry = all.next();
+        if (nowTsMs - entry.value.getLastSeenMs() >= idleTimeoutMs) {
+          stale.add(entry.key);
+        }
+      }
+    }
+    stale.forEach(stores.usage::delete);
+  }
+
+  /**
+   * Moves on the gates of nodes that sent nothing for a while as the partition's stream time passes.
+   * Record timestamps (broker or producer clocks) and a node's ts_ms (its collector's clock) may
+   * differ, so a node's gate moves by the record time elapsed since its clock last moved.
+   */
+  private void advanceSilentNodes(long partitionTimeMs) {
+    List<PeakGateStateRecord> silent = new ArrayList<>();
+    try (KeyValueIterator<String, PeakGateStateRecord> all = stores.gates.all()) {
+      while (all.hasNext()) {
+        PeakGateStateRecord gate = all.next().value;
+        if (partitionTimeMs - gate.getClockRecordTsMs() >= SILENT_AFTER_MS && gate.getTasks().stream().anyMatch(t -> t.getLive())) {
+          silent.add(gate);
+        }
+      }
+    }
+    for (PeakGateStateRecord stored : silent) {
+      NodeGate node = stores.restore(stored);
+      long nodeTimeMs = stored.getStreamTimeMs() + (partitionTimeMs - stored.getClockRecordTsMs());
+      stores.publish(node.gate().advance(nodeTimeMs), partitionTimeMs);
+      stores.save(new NodeGate(node.gate(), partitionTimeMs));
+    }
+  }
+}
