@@ -2,74 +2,90 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.embedded.junit.KafkaEnv;
+import io.quotaflow.embedded.junit.KafkaWait;
 import io.quotaflow.embedded.junit.TestTopics;
 import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.avro.ClusterConfig;
-import io.quotaflow.schemas.avro.internal.BroadcastKind;
+import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.SampleState;
+import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
-import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
+import io.quotaflow.streams.topology.StreamsRunner;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code quotaflow profile show} against a real broker and registry, reading {@code config-broadcast}
- * as the streams app writes it: a copy of every record in every partition, keyed {@code KIND/id}.
+ * {@code quotaflow profile show} against a real broker and registry. The profiles are the real
+ * streams app's: it learns them from task specs and samples ending in GONE and broadcasts them on
+ * {@code config-broadcast}, which the command reads.
  */
 @WithKafka
 class ProfileCommandTest {
 
   private static final int PARTITIONS = 3;
   private static final long MIB = 1L << 20;
+  private static final Duration PATIENCE = Duration.ofSeconds(90);
+  private static final String NODE = "node-1";
+
+  @TempDir Path stateDir;
 
   @Test
-  void showPrintsTheLatestProfileOfEachOperationAndNothingElseOfTheBroadcast(KafkaEnv kafka) throws Exception {
-    Topics topics = broadcastTopic(kafka, "profiles");
-    broadcast(kafka, topics, profile("etl-join", 400 * MIB, 1100 * MIB, 1, 1_700_000_000_000L));
-    broadcast(kafka, topics, profile("etl-join", 512 * MIB, 1200 * MIB, 2, 1_700_000_060_000L));
-    broadcast(kafka, topics, profile("ml-train", 3 * 1024 * MIB, 6 * 1024 * MIB, 7, 1_700_000_120_000L));
-    broadcast(kafka, topics, ConfigBroadcast.newBuilder().setKind(BroadcastKind.CLUSTER_CONFIG).setId("main")
-        .setClusterConfig(ClusterConfig.newBuilder().setCluster("main").build()).build());
+  void showPrintsWhatTheStreamsAppLearnedFromFinishedTasks(KafkaEnv kafka) throws Exception {
+    Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("profiles"), PARTITIONS, true),
+        kafka.registryClient());
+    OperatorTool tool = new OperatorTool(kafka, topics.settings().prefix(), PARTITIONS);
+    try (StreamsRunner app = startStreamsApp(kafka, topics)) {
+      OperatorTool.Run none = tool.capture("profile", "show");
+      assertThat(none.exitCode()).as(none.err()).isZero();
+      assertThat(none.out()).startsWith("# no learned profiles yet");
+      // A cluster config is broadcast on the same topic: it is no profile and must not be shown as one.
+      tool.run("cluster", "set", "peak_gating_mode=COUNT");
 
-    OperatorTool.Run all = tool(kafka, topics).capture("profile", "show");
-    assertThat(all.exitCode()).as(all.err()).isZero();
-    assertThat(all.out().lines()).containsExactly(
-        "OPERATION  NORMAL                       PEAK                        RUNS  UPDATED (UTC)",
-        "etl-join   512.0 MiB (536870912 bytes)  1.2 GiB (1258291200 bytes)  2     2023-11-14T22:14:20Z",
-        "ml-train   3.0 GiB (3221225472 bytes)   6.0 GiB (6442450944 bytes)  7     2023-11-14T22:15:20Z");
+      // First run of etl-join: mean 200 MiB, max 300 MiB; the GONE sample itself is no usage.
+      long firstGoneMs = run(kafka, topics, "t1", List.of(100 * MIB, 200 * MIB, 300 * MIB, 200 * MIB));
+      awaitProfileRuns(kafka, topics, 1);
+      OperatorTool.Run first = tool.capture("profile", "show");
+      assertThat(first.exitCode()).as(first.err()).isZero();
+      assertThat(first.out().lines()).hasSize(2);
+      assertThat(first.out().lines().findFirst().orElseThrow().split("\\s{2,}"))
+          .containsExactly("OPERATION", "NORMAL", "PEAK", "RUNS", "UPDATED (UTC)");
+      assertThat(cells(first, 1)).containsExactly("etl-join", "200.0 MiB (209715200 bytes)",
+          "300.0 MiB (314572800 bytes)", "1", utcSeconds(firstGoneMs));
 
-    OperatorTool.Run one = tool(kafka, topics).capture("profile", "show", "ml-train");
-    assertThat(one.exitCode()).isZero();
-    assertThat(one.out()).contains("ml-train", "3221225472 bytes").doesNotContain("etl-join");
-  }
+      // Second run, 400 MiB flat: the newest run weighs 0.3, and only the latest profile is shown.
+      long secondGoneMs = run(kafka, topics, "t2", List.of(400 * MIB, 400 * MIB));
+      awaitProfileRuns(kafka, topics, 2);
+      OperatorTool.Run second = tool.capture("profile", "show", "etl-join");
+      assertThat(second.exitCode()).as(second.err()).isZero();
+      assertThat(second.out().lines()).hasSize(2);
+      assertThat(cells(second, 1)).containsExactly("etl-join", "260.0 MiB (272629760 bytes)",
+          "330.0 MiB (346030080 bytes)", "2", utcSeconds(secondGoneMs));
 
-  @Test
-  void anOperationWithNoProfileIsAnErrorThatNamesTheLearnedOnes(KafkaEnv kafka) throws Exception {
-    Topics topics = broadcastTopic(kafka, "unknown");
-    broadcast(kafka, topics, profile("etl-join", 400 * MIB, 1100 * MIB, 1, 1_700_000_000_000L));
-
-    OperatorTool.Run unknown = tool(kafka, topics).capture("profile", "show", "etl-sort");
-    assertThat(unknown.exitCode()).isEqualTo(1);
-    assertThat(unknown.out()).isEmpty();
-    assertThat(unknown.err().strip())
-        .isEqualTo("quotaflow show: no learned profile for operation 'etl-sort' (learned: etl-join)");
-  }
-
-  @Test
-  void noProfilesYetIsSaidNotAnError(KafkaEnv kafka) {
-    Topics topics = broadcastTopic(kafka, "empty");
-    OperatorTool.Run none = tool(kafka, topics).capture("profile", "show");
-    assertThat(none.exitCode()).isZero();
-    assertThat(none.out()).startsWith("# no learned profiles yet");
+      OperatorTool.Run unknown = tool.capture("profile", "show", "etl-sort");
+      assertThat(unknown.exitCode()).isEqualTo(1);
+      assertThat(unknown.out()).isEmpty();
+      assertThat(unknown.err().strip())
+          .isEqualTo("quotaflow show: no learned profile for operation 'etl-sort' (learned: etl-join)");
+    }
   }
 
   @Test
@@ -94,31 +110,68 @@ class ProfileCommandTest {
     assertThat(System.nanoTime() - startNs).as("no connection attempted").isLessThan(5_000_000_000L);
   }
 
-  private static OperatorTool tool(KafkaEnv kafka, Topics topics) {
-    return new OperatorTool(kafka, topics.settings().prefix(), PARTITIONS);
+  private StreamsRunner startStreamsApp(KafkaEnv kafka, Topics topics) throws InterruptedException {
+    Map<String, Object> overrides = new HashMap<>();
+    overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.settings().prefix() + "app");
+    overrides.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    StreamsRunner runner = StreamsRunner.start(new StreamsRunner.Settings(kafka.clientConfig(), overrides,
+        topics.settings(), Optional.empty()), kafka.registryClient(), new SimpleMeterRegistry());
+    if (!runner.awaitRunning(PATIENCE)) {
+      runner.close();
+      throw new AssertionError("streams app did not reach RUNNING: " + runner.state());
+    }
+    return runner;
   }
 
-  private static Topics broadcastTopic(KafkaEnv kafka, String name) {
-    Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix(name), PARTITIONS, true), kafka.registryClient());
-    TestTopics.create(kafka, topics.configBroadcast());
-    return topics;
+  /**
+   * One finished task of operation etl-join: its spec, one sample a second with these anonymous
+   * usages, then its GONE sample. Returns the GONE sample's ts_ms, the profile's update time.
+   */
+  private static long run(KafkaEnv kafka, Topics topics, String task, List<Long> anonBytes) {
+    String key = NODE + "/" + task;
+    produce(kafka, topics.taskSpecs(), key, TaskSpec.newBuilder().setNode(NODE).setTask(task)
+        .setOperation("etl-join").setNcpus(1).build());
+    long tsMs = System.currentTimeMillis();
+    for (long bytes : anonBytes) {
+      produce(kafka, topics.samples(), key, sample(task, tsMs, bytes, SampleState.RUNNING));
+      tsMs += 1_000;
+    }
+    produce(kafka, topics.samples(), key, sample(task, tsMs, 0, SampleState.GONE));
+    return tsMs;
   }
 
-  private static ConfigBroadcast profile(String operation, long normalBytes, long peakBytes, long runs, long updatedMs) {
-    return ConfigBroadcast.newBuilder().setKind(BroadcastKind.MEMORY_PROFILE).setId(operation)
-        .setMemoryProfile(new MemoryProfileRecord(operation, normalBytes, peakBytes, runs, updatedMs)).build();
+  private static CgroupSample sample(String task, long tsMs, long anonBytes, SampleState state) {
+    return CgroupSample.newBuilder().setNode(NODE).setTask(task).setTsMs(tsMs).setCpuUsageUsec(0)
+        .setMemoryBytes(anonBytes + 8 * MIB).setMemoryAnonBytes(anonBytes).setState(state).build();
   }
 
-  /** As the streams app broadcasts: the same record into every partition, keyed KIND/id. */
-  private static void broadcast(KafkaEnv kafka, Topics topics, ConfigBroadcast value) throws Exception {
-    Topic<String, ConfigBroadcast> topic = topics.configBroadcast();
+  private static <V> void produce(KafkaEnv kafka, Topic<String, V> topic, String key, V value) {
     Map<String, Object> config = new HashMap<>(kafka.clientConfig());
     config.put(ProducerConfig.ACKS_CONFIG, "all");
-    try (KafkaProducer<String, ConfigBroadcast> producer =
-        new KafkaProducer<>(config, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
-      for (int partition = 0; partition < PARTITIONS; partition++) {
-        producer.send(new ProducerRecord<>(topic.name(), partition, value.getKind() + "/" + value.getId(), value)).get();
-      }
+    config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
+    try (KafkaProducer<String, V> producer = new KafkaProducer<>(config, topic.keySerde().serializer(),
+        topic.valueSerde().serializer())) {
+      producer.send(new ProducerRecord<>(topic.name(), key, value)).get();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot produce to " + topic.name() + ": " + e, e);
     }
+  }
+
+  /** Waits until the streams app committed etl-join's profile after {@code runs} runs to partition 0, where the command reads. */
+  private static void awaitProfileRuns(KafkaEnv kafka, Topics topics, long runs) {
+    Topic<String, ConfigBroadcast> broadcast = topics.configBroadcast();
+    KafkaWait.recordsUntil(kafka, broadcast.name(), broadcast.keySerde().deserializer(),
+        broadcast.valueSerde().deserializer(),
+        seen -> seen.stream().anyMatch(r -> r.partition() == 0 && r.key().equals("MEMORY_PROFILE/etl-join")
+            && r.value().getMemoryProfile().getRuns() == runs),
+        "etl-join's profile after " + runs + " runs", PATIENCE);
+  }
+
+  private static String[] cells(OperatorTool.Run run, int line) {
+    return run.out().lines().toList().get(line).split("\\s{2,}");
+  }
+
+  private static String utcSeconds(long epochMs) {
+    return Instant.ofEpochMilli(epochMs).truncatedTo(ChronoUnit.SECONDS).toString();
   }
 }
