@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiPredicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -45,9 +46,24 @@ final class ConfigTopics {
    * when reading started. {@code node} limits a node-partitioned topic to that node's partition.
    */
   <V> Map<String, V> latest(Topic<String, V> topic, String node) {
+    return latest(topic, (partition, count) -> node == null || partition == NodePartitioning.partitionOfNode(node, count));
+  }
+
+  /**
+   * The latest value per key in one partition. For a broadcast topic ({@code config-broadcast}: one
+   * copy of every record in every partition) partition 0 is the whole of it.
+   */
+  <V> Map<String, V> latestInPartition(Topic<String, V> topic, int partition) {
+    return latest(topic, (p, count) -> p == partition);
+  }
+
+  /** @param read whether to read partition p of a topic with count partitions */
+  private <V> Map<String, V> latest(Topic<String, V> topic, BiPredicate<Integer, Integer> read) {
     Map<String, Object> props = new HashMap<>(clientProperties);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    // A read never creates a topic: one created by the broker's defaults would not be compacted.
+    props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
     props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
     Map<String, V> latest = new LinkedHashMap<>();
     try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, topic.keySerde().deserializer(), topic.valueSerde().deserializer())) {
@@ -57,7 +73,7 @@ final class ConfigTopics {
       }
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : infos) {
-        if (node == null || info.partition() == NodePartitioning.partitionOfNode(node, infos.size())) {
+        if (read.test(info.partition(), infos.size())) {
           partitions.add(new TopicPartition(topic.name(), info.partition()));
         }
       }

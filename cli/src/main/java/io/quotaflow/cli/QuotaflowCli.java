@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         SpecCommand.class,
         PoolCommand.class,
         ClusterCommand.class,
+        ProfileCommand.class,
         SimulateCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class,

@@ -6,6 +6,7 @@ import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,20 +23,24 @@ final class CpuEnforcement {
   private final NodeLedger ledger;
   private final Answers answers;
   private final EnforcerMetrics metrics;
+  private final Clock clock;
 
-  CpuEnforcement(CgroupActuator actuator, NodeLedger ledger, Answers answers, EnforcerMetrics metrics) {
+  CpuEnforcement(CgroupActuator actuator, NodeLedger ledger, Answers answers, EnforcerMetrics metrics, Clock clock) {
     this.actuator = actuator;
     this.ledger = ledger;
     this.answers = answers;
     this.metrics = metrics;
+    this.clock = clock;
   }
 
   /**
    * The task's latest decision under {@code mode}.
    *
    * @param whyNotWritten what a preview says, e.g. {@code nothing written (enforcement DRY_RUN)}
+   * @param onReceipt the decision just arrived while tailing (not the catch-up at start, not a
+   *     reconcile): only then does a write measure the control delay
    */
-  void act(CpuIntent intent, Mode mode, String whyNotWritten) {
+  void act(CpuIntent intent, Mode mode, String whyNotWritten, boolean onReceipt) {
     Step step = DecisionPlanner.cpu(intent, mode);
     if (step instanceof Step.Skip skip) {
       metrics.skipped(skip.reason().name().toLowerCase(Locale.ROOT));
@@ -44,6 +49,9 @@ final class CpuEnforcement {
     Outcome outcome = step instanceof Step.WriteCpu write
         ? write(intent.task(), write.settings())
         : preview(intent, whyNotWritten);
+    if (onReceipt && outcome.status() == EnforcementStatus.APPLIED) {
+      metrics.controlDelay(EnforcementKind.CPU, intent.ref(), clock.millis());
+    }
     answers.answer(EnforcementKind.CPU, intent.task(), intent.ref(), outcome);
   }
 

@@ -23,14 +23,28 @@ import java.util.function.Supplier;
  */
 final class EnforcerMetrics implements AutoCloseable {
 
+  /** Cgroup writes: a file write and read-back take well under a millisecond; a freeze waits for the kernel. */
   private static final Duration[] LATENCY_BUCKETS = {
       Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(50),
       Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
+
+  /**
+   * Delays through the pipeline (commit interval, transaction, fetch): tens to hundreds of ms, with a
+   * target below one sample period (1 s by default). Fine around that target, because p50 and p99
+   * are read from these buckets ({@link ControlDelay}, Prometheus' {@code histogram_quantile}).
+   */
+  private static final Duration[] DELAY_BUCKETS = {
+      Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+      Duration.ofMillis(75), Duration.ofMillis(100), Duration.ofMillis(150), Duration.ofMillis(200),
+      Duration.ofMillis(300), Duration.ofMillis(400), Duration.ofMillis(500), Duration.ofMillis(750),
+      Duration.ofSeconds(1), Duration.ofMillis(1500), Duration.ofSeconds(2), Duration.ofSeconds(3),
+      Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
 
   private final MeterRegistry registry;
   private final Map<EnforcementKind, Map<EnforcementStatus, Counter>> results = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> applyLatency = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> decisionDelay = new EnumMap<>(EnforcementKind.class);
+  private final Map<EnforcementKind, Timer> controlDelay = new EnumMap<>(EnforcementKind.class);
   private final AtomicInteger modeValue = new AtomicInteger(-1);
   /** Gauges read this enforcer's objects, so they leave the registry with it; counters and timers carry on. */
   private final List<Meter> gauges = new ArrayList<>();
@@ -49,8 +63,13 @@ final class EnforcerMetrics implements AutoCloseable {
           .description("Time to write a decision to the cgroup and read it back (freeze: until the kernel reports it)")
           .tag("kind", kind.name()).serviceLevelObjectives(LATENCY_BUCKETS).register(registry));
       decisionDelay.put(kind, Timer.builder("quotaflow.enforcer.decision.delay")
-          .description("From a decision record's timestamp to the enforcer acting on it, while tailing")
-          .tag("kind", kind.name()).serviceLevelObjectives(LATENCY_BUCKETS).register(registry));
+          .description("Every decision handled while tailing, whatever came of it: from its record timestamp to the"
+              + " enforcer starting to act on it (before any cgroup write)")
+          .tag("kind", kind.name()).serviceLevelObjectives(DELAY_BUCKETS).register(registry));
+      controlDelay.put(kind, Timer.builder(ControlDelay.METER)
+          .description("Decisions applied (APPLIED) on receipt while tailing: from the record timestamp, the causing"
+              + " sample's broker append time, to the cgroup written and read back (freeze: reported FROZEN)")
+          .tag("kind", kind.name()).serviceLevelObjectives(DELAY_BUCKETS).register(registry));
     }
     gauges.add(Gauge.builder("quotaflow.enforcer.mode", modeValue, AtomicInteger::get)
         .description("Mode in force: 2 ON, 1 DRY_RUN, 0 OFF, -1 starting").register(registry));
@@ -66,6 +85,11 @@ final class EnforcerMetrics implements AutoCloseable {
 
   void decisionDelay(EnforcementKind kind, long millis) {
     decisionDelay.get(kind).record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+  }
+
+  /** A decision received while tailing was applied at {@code nowMs}: sample → decision applied. */
+  void controlDelay(EnforcementKind kind, DecisionRef decision, long nowMs) {
+    controlDelay.get(kind).record(Math.max(0, nowMs - decision.recordTimestampMs()), TimeUnit.MILLISECONDS);
   }
 
   /** A decision that needed no answer: another node's, {@code apply=false}, a stale FREEZE, a tombstone. */

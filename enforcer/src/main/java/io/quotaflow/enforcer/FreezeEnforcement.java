@@ -35,8 +35,13 @@ final class FreezeEnforcement {
     this.clock = clock;
   }
 
-  /** The task's latest freeze decision under {@code mode}. */
-  void act(FreezeIntent intent, Mode mode, String whyNotWritten) throws InterruptedException {
+  /**
+   * The task's latest freeze decision under {@code mode}.
+   *
+   * @param onReceipt the decision just arrived while tailing (not the catch-up at start, not a
+   *     reconcile): only then does a freeze or thaw measure the control delay
+   */
+  void act(FreezeIntent intent, Mode mode, String whyNotWritten, boolean onReceipt) throws InterruptedException {
     TaskId task = intent.task();
     Step step = DecisionPlanner.freeze(intent, mode, ledger.leases().holds(task), clock.millis());
     Outcome outcome;
@@ -51,6 +56,10 @@ final class FreezeEnforcement {
       outcome = leaveAlone(task);
     } else {
       outcome = preview(intent, whyNotWritten);
+    }
+    // A renewal of a freeze this enforcer holds comes back UNCHANGED: only a change of state counts.
+    if (onReceipt && outcome.status() == EnforcementStatus.APPLIED) {
+      metrics.controlDelay(EnforcementKind.FREEZE, intent.ref(), clock.millis());
     }
     answers.answer(EnforcementKind.FREEZE, task, intent.ref(), outcome);
   }

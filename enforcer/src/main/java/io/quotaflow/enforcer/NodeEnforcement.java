@@ -52,7 +52,7 @@ final class NodeEnforcement {
     this.metrics = metrics;
     this.clock = clock;
     this.answers = new Answers(node, book, results, metrics, clock);
-    this.cpu = new CpuEnforcement(actuator, ledger, answers, metrics);
+    this.cpu = new CpuEnforcement(actuator, ledger, answers, metrics, clock);
     this.freeze = new FreezeEnforcement(actuator, ledger, answers, metrics, clock);
     this.frozenCount = ledger.leases().all().size();
     metrics.gauges(() -> taskCount, () -> frozenCount);
@@ -177,13 +177,16 @@ final class NodeEnforcement {
     return false;
   }
 
-  /** Back to ON: every task's latest decision again, as at start. */
+  /**
+   * Back to ON: every task's latest decision again, as at start. Not on receipt: the time since
+   * those samples is the time enforcement was off, not a control delay.
+   */
   private void reconcile() throws InterruptedException {
     for (CpuIntent intent : book.cpuIntents()) {
-      cpu.act(intent, mode, whyNothingWritten());
+      cpu.act(intent, mode, whyNothingWritten(), false);
     }
     for (FreezeIntent intent : book.freezeIntents()) {
-      freeze.act(intent, mode, whyNothingWritten());
+      freeze.act(intent, mode, whyNothingWritten(), false);
     }
   }
 
@@ -242,7 +245,7 @@ final class NodeEnforcement {
       metrics.decisionDelay(kind, clock.millis() - record.ref().recordTimestampMs());
     }
     if (record instanceof FeedRecord.Cpu c) {
-      onCpu(task, c.ref(), c.value());
+      onCpu(task, c.ref(), c.value(), atStart);
     } else if (record instanceof FeedRecord.Freeze f) {
       onFreeze(task, f.ref(), f.value(), atStart);
     }
@@ -255,7 +258,7 @@ final class NodeEnforcement {
     return record instanceof FeedRecord.Freeze ? EnforcementKind.FREEZE : EnforcementKind.CPU;
   }
 
-  private void onCpu(TaskId task, DecisionRef ref, CpuDecision decision) {
+  private void onCpu(TaskId task, DecisionRef ref, CpuDecision decision, boolean atStart) {
     if (decision == null) {
       book.withdrawCpu(task);
       metrics.skipped("withdrawn");
@@ -270,7 +273,7 @@ final class NodeEnforcement {
       return;
     }
     book.put(intent);
-    cpu.act(intent, mode, whyNothingWritten());
+    cpu.act(intent, mode, whyNothingWritten(), !atStart);
   }
 
   private void onFreeze(TaskId task, DecisionRef ref, FreezeDecision decision, boolean atStart)
@@ -289,7 +292,7 @@ final class NodeEnforcement {
       return;
     }
     book.put(intent);
-    freeze.act(intent, mode, whyNothingWritten());
+    freeze.act(intent, mode, whyNothingWritten(), !atStart);
   }
 
   private void updateViews() {

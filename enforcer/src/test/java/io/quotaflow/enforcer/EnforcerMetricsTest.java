@@ -2,7 +2,12 @@ package io.quotaflow.enforcer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.ops.OpsServer;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class EnforcerMetricsTest {
@@ -21,5 +26,42 @@ class EnforcerMetricsTest {
     second.gauges(() -> 7, () -> 0);
     assertThat(registry.get("quotaflow.enforcer.tasks").gauge().value()).isEqualTo(7);
     assertThat(registry.get("quotaflow.enforcer.mode").gauge().value()).isEqualTo(-1);
+  }
+
+  @Test
+  void controlDelayQuantilesAreReadFromTheBucketsAsPrometheusReadsThem() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    EnforcerMetrics metrics = new EnforcerMetrics(registry);
+    long sampleMs = 1_000_000;
+    for (int i = 0; i < 90; i++) {
+      metrics.controlDelay(EnforcementKind.FREEZE, decisionAt(sampleMs), sampleMs + 80);
+    }
+    for (int i = 0; i < 10; i++) {
+      metrics.controlDelay(EnforcementKind.FREEZE, decisionAt(sampleMs), sampleMs + 900);
+    }
+
+    ControlDelay freezes = ControlDelay.of(registry, EnforcementKind.FREEZE).orElseThrow();
+    // Rank 50 of 90 in (75, 100] ms; rank 99 is the 9th of 10 in (750, 1000] ms.
+    assertThat(freezes).isEqualTo(new ControlDelay(89, 975, 100));
+    assertThat(freezes.summary()).isEqualTo("p50 89 ms, p99 975 ms (100)");
+    assertThat(ControlDelay.of(registry, EnforcementKind.CPU)).as("nothing applied of that kind").isEmpty();
+    assertThat(registry.scrape())
+        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"0.1\"} 90")
+        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"1.0\"} 100")
+        .contains("quotaflow_enforcer_control_delay_seconds_count{component=\"enforcer\",kind=\"FREEZE\"} 100")
+        .contains("quotaflow_enforcer_control_delay_seconds_count{component=\"enforcer\",kind=\"CPU\"} 0");
+  }
+
+  @Test
+  void aDecisionStampedAfterItWasAppliedCountsAsNoDelayNotANegativeOne() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    new EnforcerMetrics(registry).controlDelay(EnforcementKind.CPU, decisionAt(5_000), 4_000);
+    Timer timer = registry.get(ControlDelay.METER).tag("kind", "CPU").timer();
+    assertThat(timer.count()).isEqualTo(1);
+    assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isZero();
+  }
+
+  private static DecisionRef decisionAt(long recordTimestampMs) {
+    return new DecisionRef("quotaflow.freeze-decisions", 0, 7, recordTimestampMs);
   }
 }

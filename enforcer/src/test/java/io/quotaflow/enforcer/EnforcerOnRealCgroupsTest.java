@@ -5,6 +5,7 @@ import static io.quotaflow.enforcer.EnforcerFixture.about;
 import static io.quotaflow.enforcer.EnforcerFixture.answers;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.Sandboxes;
 import io.quotaflow.cgroups.CgroupSandbox;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -111,6 +113,52 @@ class EnforcerOnRealCgroupsTest {
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(health.body()).contains("\"ready\":true", "enforcement ON", "1 tasks");
     }
+  }
+
+  @Test
+  void theControlDelayCountsOnlyDecisionsAppliedOnReceiptAndRunsFromTheirRecordTimestamp() throws Exception {
+    TaskId job = sandbox.group("job-1");
+    TaskId sleeper = sandbox.group("sleeper");
+    sandbox.spawnShell(sleeper, "exec sleep 600");
+    RecordMetadata caughtUp = kafka.cpu("job-1", true, 300, -1);
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
+    kafka.start(sandbox.config(), stateFile, false, Duration.ofSeconds(5), meters);
+    assertThat(kafka.awaitAnswer(caughtUp).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+    assertThat(ControlDelay.of(meters, EnforcementKind.CPU)).as("applied during the catch-up at start").isEmpty();
+
+    assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, -1)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+    assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, -1)).getStatus()).isEqualTo(EnforcementStatus.UNCHANGED);
+    assertThat(ControlDelay.of(meters, EnforcementKind.CPU).orElseThrow().count()).isEqualTo(1);
+
+    // The decision carries its sample's time, 1.5 s ago: the delay runs from then, not from its receipt.
+    long sampleMs = System.currentTimeMillis() - 1_500;
+    RecordMetadata freeze = kafka.freeze("sleeper", FreezeAction.FREEZE, 600_000L, sampleMs);
+    assertThat(kafka.awaitAnswer(freeze).getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+    long answeredMs = System.currentTimeMillis();
+    Timer freezes = meters.get(ControlDelay.METER).tag("kind", "FREEZE").timer();
+    assertThat(freezes.count()).isEqualTo(1);
+    assertThat(freezes.totalTime(TimeUnit.MILLISECONDS)).isBetween(1_500.0, (double) (answeredMs - sampleMs));
+    ControlDelay freezeDelay = ControlDelay.of(meters, EnforcementKind.FREEZE).orElseThrow();
+    assertThat(freezeDelay.p50Ms()).isBetween(1_500L, 3_000L);
+    assertThat(freezeDelay.p99Ms()).isBetween(freezeDelay.p50Ms(), 3_000L);
+
+    // Previewed under DRY_RUN, then written by the reconcile when ON returns: the wait in between
+    // is the operator's, not a control delay, so neither counts.
+    kafka.enforcement(Enforcement.DRY_RUN);
+    RecordMetadata previewed = kafka.cpu("job-1", true, 700, -1);
+    assertThat(kafka.awaitAnswer(previewed).getStatus()).isEqualTo(EnforcementStatus.DRY_RUN);
+    kafka.enforcement(Enforcement.ON);
+    kafka.resultsUntil("the previewed decision written by the reconcile",
+        seen -> seen.stream().anyMatch(answers(previewed).and(r -> r.getStatus() == EnforcementStatus.APPLIED)));
+    assertThat(sandbox.read("cpu", job, "cpu.shares")).isEqualTo("700");
+    assertThat(ControlDelay.of(meters, EnforcementKind.CPU).orElseThrow().count()).isEqualTo(1);
+    assertThat(ControlDelay.of(meters, EnforcementKind.FREEZE).orElseThrow().count()).as("the renewal by the reconcile")
+        .isEqualTo(1);
+
+    assertThat(meters.scrape())
+        .contains("quotaflow_enforcer_control_delay_seconds_count{component=\"enforcer\",kind=\"CPU\"} 1")
+        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"1.0\"} 0")
+        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"30.0\"} 1");
   }
 
   private static HttpResponse<String> get(OpsServer ops, String path) throws Exception {
