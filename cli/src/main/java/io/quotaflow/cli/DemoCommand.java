@@ -5,7 +5,6 @@ import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
-import io.quotaflow.cli.demo.ControlDelay;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.DemoCgroups;
 import io.quotaflow.cli.demo.DemoLogging;
@@ -19,12 +18,14 @@ import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
 import io.quotaflow.cli.demo.TempDirs;
 import io.quotaflow.collector.Periods;
+import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
+import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
@@ -207,7 +208,8 @@ final class DemoCommand implements Callable<Integer> {
       long freezes = watch == null ? 0 : watch.freezeCount();
       long thaws = watch == null ? 0 : watch.thawCount();
       // Read before the enforcer closes: its figure for this run, if this build's enforcer measures it.
-      String controlDelay = meters == null ? "" : ControlDelay.freezeSummary(meters).map(d -> d + "; ").orElse("");
+      String controlDelay = meters == null ? "" : ControlDelay.of(meters, EnforcementKind.FREEZE)
+          .map(d -> "sample → freeze decision applied " + d.summary() + "; ").orElse("");
       boolean real = cgroups instanceof DemoCgroups.Real;
       closeAll(opened, failure);
       try {
