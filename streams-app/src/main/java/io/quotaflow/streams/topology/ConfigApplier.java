@@ -28,39 +28,31 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     }
     // No pool report here: a broadcast changes no task's reported limit, and it is derived from other
     // records, so when it arrives among the samples depends on timing, which the reports must not.
-    if (config.getKind() == BroadcastKind.POOL_CAP) {
-      // Kept until each task's next tick, which takes it up (DESIGN §3): no decision here.
-      if (config.getPoolCap() == null) {
-        stores.configs.delete(TaskStores.CAP_KEY_PREFIX + config.getId());
-      } else {
-        stores.configs.put(TaskStores.CAP_KEY_PREFIX + config.getId(), config);
-      }
-      return;
+    String id = config.getId();
+    switch (config.getKind()) {
+      // Taken up at each task's next tick (DESIGN §3): no decision here.
+      case POOL_CAP -> keep(TaskStores.CAP_KEY_PREFIX + id, config, config.getPoolCap() != null);
+      // For the peak gate: a task without a declared normal is judged by it from its next sample on.
+      case MEMORY_PROFILE -> keep(TaskStores.PROFILE_KEY_PREFIX + id, config, config.getMemoryProfile() != null);
+      case POOL_CONFIG -> keep(TaskStores.POOL_KEY_PREFIX + id, config, config.getPoolConfig() != null);
+      case CLUSTER_CONFIG -> applyCluster(config, record.timestamp());
+      default -> throw new IllegalStateException("unknown broadcast kind " + config.getKind());
     }
-    if (config.getKind() == BroadcastKind.MEMORY_PROFILE) {
-      // Kept for the peak gate: a task without a declared normal is judged by it from its next sample on.
-      if (config.getMemoryProfile() == null) {
-        stores.configs.delete(TaskStores.PROFILE_KEY_PREFIX + config.getId());
-      } else {
-        stores.configs.put(TaskStores.PROFILE_KEY_PREFIX + config.getId(), config);
-      }
-      return;
-    }
-    if (config.getKind() == BroadcastKind.POOL_CONFIG) {
-      String key = TaskStores.POOL_KEY_PREFIX + config.getId();
-      if (config.getPoolConfig() == null) {
-        stores.configs.delete(key);
-      } else {
-        stores.configs.put(key, config);
-      }
-      return;
-    }
-    ClusterConfig before = stores.cluster();
-    if (config.getClusterConfig() == null) {
-      stores.configs.delete(TaskStores.CLUSTER_KEY);
+  }
+
+  /** Stores the broadcast copy, or deletes it when the broadcast carries none (the original was deleted). */
+  private void keep(String key, ConfigBroadcast config, boolean present) {
+    if (present) {
+      stores.configs.put(key, config);
     } else {
-      stores.configs.put(TaskStores.CLUSTER_KEY, config);
+      stores.configs.delete(key);
     }
+  }
+
+  /** A new cluster config republishes every task whose decision it changes. */
+  private void applyCluster(ConfigBroadcast config, long timestampMs) {
+    ClusterConfig before = stores.cluster();
+    keep(TaskStores.CLUSTER_KEY, config, config.getClusterConfig() != null);
     ClusterConfig after = stores.cluster();
     if (after.equals(before)) {
       return;
@@ -72,7 +64,7 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     for (KeyValue<String, TaskCpuState> task : tasks) {
       String node = task.value.getNode();
       stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.CONFIG_CHANGED,
-          record.timestamp(), after, stores.node(node), stores::capRatio), record.timestamp());
+          timestampMs, after, stores.node(node), stores::capRatio), timestampMs);
     }
   }
 }
