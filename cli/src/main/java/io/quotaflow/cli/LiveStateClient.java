@@ -39,7 +39,7 @@ final class LiveStateClient {
     } catch (IllegalArgumentException e) {
       throw new CliException("bad --streams-url '" + baseUrl + "': " + e.getMessage());
     } catch (IOException e) {
-      throw new CliException("cannot reach the streams app at " + baseUrl + ": " + e);
+      throw new CliException("cannot reach the streams app at " + baseUrl + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CliException("interrupted while asking the streams app at " + baseUrl);

@@ -98,6 +98,8 @@ final class StreamsCommand implements Callable<Integer> {
     } catch (java.io.UncheckedIOException e) {
       throw new CliException(e.getMessage(), e);
     }
+    // Served at once: a key asked for while the app starts is 503 (retry), not 404.
+    LiveStateApi live = LiveStateApi.serveOn(ops);
     String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
     streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
     StreamsRunner runner;
@@ -108,7 +110,7 @@ final class StreamsCommand implements Callable<Integer> {
       throw new CliException("cannot start: " + ConnectionOptions.rootMessage(e), e);
     }
     started.set(runner);
-    LiveStateApi.serve(ops, runner);
+    live.attach(runner);
     // Ctrl-C: ask the main thread to stop, and hold the JVM until the last commit is done.
     Thread hook = new Thread(() -> {
       stop.countDown();

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * One HTTP answer of the API.
  *
  * @param json the body, always JSON
- * @param servedBy {@code host:port} of the instance that read the store (or refused), so a client sees who answered
+ * @param servedBy {@code host:port} of the instance that read the store (or refused), so a client sees who answered; null before the API is attached to a running app
  */
 record Answer(int status, String json, String servedBy) {
 

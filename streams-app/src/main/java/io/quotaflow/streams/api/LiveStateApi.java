@@ -21,33 +21,50 @@ public final class LiveStateApi implements HttpHandler {
   private static final Logger LOG = LoggerFactory.getLogger(LiveStateApi.class);
   private static final List<String> CONTEXTS = List.of("/pools", "/nodes", "/tasks");
 
-  private final String self;
-  private final HostInfo selfHost;
-  private final Owners owners;
-  private final LiveReads reads;
-  private final Forwarder forwarder;
+  /** What a request needs once Kafka Streams runs; null until {@link #attach}: requests are 503 meanwhile. */
+  private volatile Serving serving;
 
-  LiveStateApi(KafkaStreams streams, HostInfo self) {
-    this.selfHost = self;
-    this.self = self.host() + ":" + self.port();
-    this.owners = new Owners(streams);
-    this.reads = new LiveReads(streams);
-    this.forwarder = new Forwarder(this.self);
+  private record Serving(String self, HostInfo selfHost, Owners owners, LiveReads reads, Forwarder forwarder) {}
+
+  private LiveStateApi() {}
+
+  /**
+   * Serves the endpoints on {@code ops} from now on, answering 503 until {@link #attach}: the server
+   * starts before Kafka Streams (whose {@code application.server} names its port), and a key asked
+   * for meanwhile is not missing, only not readable yet.
+   */
+  public static LiveStateApi serveOn(OpsServer ops) {
+    LiveStateApi api = new LiveStateApi();
+    CONTEXTS.forEach(context -> ops.addPage(context, api));
+    return api;
+  }
+
+  /** {@link #serveOn} and {@link #attach} at once, for an app already started. */
+  public static LiveStateApi serve(OpsServer ops, StreamsRunner runner) {
+    LiveStateApi api = serveOn(ops);
+    api.attach(runner);
+    return api;
   }
 
   /**
-   * Serves the endpoints on {@code ops}, which must be the server {@code runner}'s
-   * {@code application.server} names: the other instances forward there.
+   * Answers from {@code runner}'s stores from now on. Its {@code application.server} must name the
+   * ops server this API is served on: the other instances forward there.
    */
-  public static void serve(OpsServer ops, StreamsRunner runner) {
+  public void attach(StreamsRunner runner) {
     HostInfo self = runner.applicationServer().orElseThrow(() -> new IllegalStateException(
         "live state needs application.server (host:port of this ops server) so other instances can forward to it"));
-    LiveStateApi api = new LiveStateApi(runner.kafkaStreams(), self);
-    CONTEXTS.forEach(context -> ops.addPage(context, api));
+    attach(runner.kafkaStreams(), self);
+  }
+
+  void attach(KafkaStreams streams, HostInfo self) {
+    String address = self.host() + ":" + self.port();
+    serving = new Serving(address, self, new Owners(streams), new LiveReads(streams), new Forwarder(address));
   }
 
   @Override
   public void handle(HttpExchange exchange) {
+    Serving now = serving;
+    String self = now == null ? null : now.self();
     try {
       if (!"GET".equals(exchange.getRequestMethod())) {
         exchange.getResponseHeaders().add("Allow", "GET");
@@ -56,16 +73,19 @@ public final class LiveStateApi implements HttpHandler {
       }
       String rawPath = exchange.getRequestURI().getRawPath();
       Route route = Route.parse(rawPath);
-      Owner owner = owners.locate(route);
-      if (owner.host().equals(selfHost)) {
-        send(exchange, new Answer(200, reads.read(route, owner.partition()), self));
+      if (now == null) {
+        throw ApiException.unavailable("the streams app is starting: Kafka Streams is not running yet");
+      }
+      Owner owner = now.owners().locate(route);
+      if (owner.host().equals(now.selfHost())) {
+        send(exchange, new Answer(200, now.reads().read(route, owner.partition()), self));
       } else if (exchange.getRequestHeaders().containsKey(Forwarder.FORWARDED_BY)) {
         // Metadata of the two instances disagree while a partition moves: refusing, not forwarding back, ends the loop.
         throw ApiException.unavailable("forwarded here by " + exchange.getRequestHeaders().getFirst(Forwarder.FORWARDED_BY)
             + ", but partition " + owner.partition() + " is owned by " + owner.address() + " now: ownership is moving, retry");
       } else {
         String query = exchange.getRequestURI().getRawQuery();
-        forwarder.forward(owner, query == null ? rawPath : rawPath + "?" + query).thenAccept(answer -> send(exchange, answer));
+        now.forwarder().forward(owner, query == null ? rawPath : rawPath + "?" + query).thenAccept(answer -> send(exchange, answer));
       }
     } catch (ApiException e) {
       send(exchange, Answer.error(e.status(), e.getMessage(), self));
@@ -77,7 +97,9 @@ public final class LiveStateApi implements HttpHandler {
 
   private static void send(HttpExchange exchange, Answer answer) {
     try {
-      exchange.getResponseHeaders().set(Forwarder.SERVED_BY, answer.servedBy());
+      if (answer.servedBy() != null) {
+        exchange.getResponseHeaders().set(Forwarder.SERVED_BY, answer.servedBy());
+      }
       if (answer.status() == 503) {
         exchange.getResponseHeaders().set("Retry-After", "1");
       }

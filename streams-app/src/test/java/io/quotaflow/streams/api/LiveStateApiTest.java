@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What the endpoints answer before there is any state to read: Kafka Streams not started, or stopped. */
+/** What the endpoints answer before there is any state to read: the app still starting, Kafka Streams not started, or stopped. */
 class LiveStateApiTest {
 
   private static HttpResponse<String> send(OpsServer ops, String method, String path) throws Exception {
@@ -37,9 +37,11 @@ class LiveStateApiTest {
           topics.dlq().name(), Map.of(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
               StreamsConfig.APPLICATION_SERVER_CONFIG, "127.0.0.1:" + ops.port())));
       try {
-        LiveStateApi api = new LiveStateApi(streams, new HostInfo("127.0.0.1", ops.port()));
-        ops.addPage("/tasks", api);
-        ops.addPage("/pools", api);
+        LiveStateApi api = LiveStateApi.serveOn(ops);
+        HttpResponse<String> starting = send(ops, "GET", "/nodes/n1");
+        assertThat(starting.statusCode()).as("served before the app is attached: not missing, not readable yet").isEqualTo(503);
+        assertThat(starting.body()).contains("starting");
+        api.attach(streams, new HostInfo("127.0.0.1", ops.port()));
 
         HttpResponse<String> notStarted = send(ops, "GET", "/tasks/n1/t1");
         assertThat(notStarted.statusCode()).isEqualTo(503);
