@@ -1,21 +1,32 @@
 package io.quotaflow.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.json.JsonRecords;
 import io.quotaflow.streams.topology.RecordChecks;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code quotaflow pool set|show|delete}: a pool's {@link PoolConfig} on the pool-configs topic. */
 @Command(name = "pool", mixinStandardHelpOptions = true, description = "Publish, show or delete pool configs (guarantees per pool).")
 final class PoolCommand {
+
+  @Spec
+  CommandSpec spec;
 
   @Command(name = "set", mixinStandardHelpOptions = true,
       description = {"Create or change a pool: field=value for any PoolConfig field (docs/contracts.md).",
@@ -36,18 +47,41 @@ final class PoolCommand {
     return 0;
   }
 
-  @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one pool's config, or every pool's.")
-  int show(@Mixin ConnectionOptions connection, @Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
+  @Command(name = "show", mixinStandardHelpOptions = true,
+      description = {"Show one pool's config, or every pool's.",
+          "With --streams-url, each line is POOL {\"config\": …, \"live\": …}: the config next to the pool's newest PoolState "
+              + "from the streams app (null while none is computed); pools with tasks but no config show with config null."})
+  int show(@Mixin ConnectionOptions connection,
+      @Option(names = "--streams-url", defaultValue = "${env:QUOTAFLOW_STREAMS_URL}", paramLabel = "URL",
+          description = "HTTP address of any streams app instance, e.g. http://streams:9401 (env QUOTAFLOW_STREAMS_URL).")
+      String streamsUrl,
+      @Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
     var registry = connection.registryClient();
     Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(connection.existingTopics(registry).poolConfigs(), null);
-    if (pool != null && !pools.containsKey(pool)) {
-      throw new CliException("no pool '" + pool + "' (pools: " + pools.keySet() + ")");
+    Map<String, JsonNode> live = streamsUrl == null || streamsUrl.isBlank() ? null : new LiveStateClient(streamsUrl).pools();
+    Set<String> known = new TreeSet<>(pools.keySet());
+    if (live != null) {
+      known.addAll(live.keySet());
     }
-    pools.forEach((key, config) -> {
-      if (pool == null || key.equals(pool)) {
-        System.out.println(key + " " + JsonRecords.toJson(config));
+    if (pool != null && !known.contains(pool)) {
+      throw new CliException("no pool '" + pool + "' (pools: " + known + ")");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    for (String key : live == null ? pools.keySet() : known) {
+      if (pool != null && !key.equals(pool)) {
+        continue;
       }
-    });
+      PoolConfig config = pools.get(key);
+      if (live == null) {
+        out.println(key + " " + JsonRecords.toJson(config));
+      } else {
+        ObjectNode both = JsonRecords.MAPPER.createObjectNode();
+        both.set("config", config == null ? NullNode.getInstance() : JsonRecords.toJson(config));
+        both.set("live", live.getOrDefault(key, NullNode.getInstance()));
+        out.println(key + " " + both);
+      }
+    }
+    out.flush();
     return 0;
   }
 

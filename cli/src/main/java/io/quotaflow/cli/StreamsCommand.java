@@ -2,8 +2,11 @@ package io.quotaflow.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.ops.Health;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.streams.api.AdvertisedHost;
+import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.BoundedRocksDbConfig;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.nio.file.Path;
@@ -13,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
@@ -53,11 +57,16 @@ final class StreamsCommand implements Callable<Integer> {
   @Option(names = "--replication-factor", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
   Short replicationFactor;
 
-  @Option(names = "--http-port", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}", description = "/metrics and /health port (default ${DEFAULT-VALUE}; 0: any).")
+  @Option(names = "--http-port", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}", description = "/metrics, /health and live-state port (default ${DEFAULT-VALUE}; 0: any).")
   int httpPort;
 
-  @Option(names = "--http-host", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}", description = "/metrics and /health address (default ${DEFAULT-VALUE}).")
+  @Option(names = "--http-host", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}", description = "/metrics, /health and live-state address (default ${DEFAULT-VALUE}).")
   String httpHost;
+
+  @Option(names = "--advertised-host", defaultValue = "${env:QUOTAFLOW_ADVERTISED_HOST}",
+      description = "Host other instances reach this one's HTTP port at, to forward live-state requests (application.server; "
+          + "env QUOTAFLOW_ADVERTISED_HOST; default: --http-host, or this machine's host name when that is a wildcard).")
+  String advertisedHost;
 
   private final CountDownLatch stop = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
@@ -78,12 +87,30 @@ final class StreamsCommand implements Callable<Integer> {
     StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
         new Topics.Settings(connection.topicPrefix, connection.partitions, true), Optional.ofNullable(replicationFactor));
     PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
+    AtomicReference<StreamsRunner> started = new AtomicReference<>();
+    OpsServer ops;
+    try {
+      ops = OpsServer.start(httpHost, httpPort, meters, () -> {
+        StreamsRunner running = started.get();
+        return running == null ? new Health(true, false, -1, "STARTING") : running.health();
+      });
+    } catch (java.io.UncheckedIOException e) {
+      throw new CliException(e.getMessage(), e);
+    }
+    // Served at once: a key asked for while the app starts is 503 (retry), not 404.
+    LiveStateApi live = LiveStateApi.serveOn(ops);
+    String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
+    streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
     StreamsRunner runner;
     try {
       runner = StreamsRunner.start(settings, registry, meters);
     } catch (IllegalStateException | KafkaException e) {
+      ops.close();
       throw new CliException("cannot start: " + ConnectionOptions.rootMessage(e), e);
     }
+    started.set(runner);
+    live.attach(runner);
     // Ctrl-C: ask the main thread to stop, and hold the JVM until the last commit is done.
     Thread hook = new Thread(() -> {
       stop.countDown();
@@ -94,13 +121,15 @@ final class StreamsCommand implements Callable<Integer> {
       }
     }, "quotaflow-streams-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    try (OpsServer ops = OpsServer.start(httpHost, httpPort, meters, runner::health)) {
-      System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics and /health on port %d%n",
-          applicationId, connection.bootstrap, connection.registry, ops.port());
+    try {
+      System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
+          + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
+          applicationId, connection.bootstrap, connection.registry, ops.port(), applicationServer);
       stop.await();
       System.out.println("quotaflow streams: stopping after the current commit...");
     } finally {
       runner.close(Duration.ofSeconds(30));
+      ops.close();
       System.out.println("quotaflow streams: stopped.");
       stopped.countDown();
     }

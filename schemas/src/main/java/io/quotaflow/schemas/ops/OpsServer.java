@@ -66,6 +66,15 @@ public final class OpsServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Serves {@code handler} at {@code path} from now on. For pages that need something started after the
+   * server: the streams app's live state must know this server's port before Kafka Streams starts
+   * (it is the {@code application.server} other instances forward to).
+   */
+  public void addPage(String path, HttpHandler handler) {
+    server.createContext(path, handler);
+  }
+
   public int port() {
     return server.getAddress().getPort();
   }

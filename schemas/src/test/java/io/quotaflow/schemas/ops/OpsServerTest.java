@@ -34,4 +34,15 @@ class OpsServerTest {
       assertThat(get(server, "/health").statusCode()).isEqualTo(200);
     }
   }
+
+  @Test
+  void aPageAddedAfterStartIsServed() throws Exception {
+    try (OpsServer server = OpsServer.start("127.0.0.1", 0, OpsServer.newRegistry("streams"), () -> new Health(true, true, -1, "RUNNING"))) {
+      assertThat(get(server, "/late").statusCode()).isEqualTo(404);
+      server.addPage("/late", exchange -> OpsServer.respond(exchange, 200, "application/json", "{\"port\":" + server.port() + "}"));
+      HttpResponse<String> late = get(server, "/late");
+      assertThat(late.statusCode()).isEqualTo(200);
+      assertThat(late.body()).isEqualTo("{\"port\":" + server.port() + "}");
+    }
+  }
 }

@@ -45,6 +45,8 @@ final class Names {
   static final String POOL_CONFIG_STORE = "pool-config-state";
   static final String POOL_BARRIER_STORE = "pool-barrier";
   static final String POOL_VOLUMES_STORE = "pool-volumes";
+  /** Each pool's newest PoolState, as published on pool-state: what the live-state API answers for pools. */
+  static final String POOL_STATE_LATEST_STORE = "pool-state-latest";
 
   private Names() {}
 }

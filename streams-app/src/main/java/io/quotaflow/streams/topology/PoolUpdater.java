@@ -15,6 +15,8 @@ import io.quotaflow.streams.engine.pools.PoolVolumeState;
 import io.quotaflow.streams.engine.pools.PoolsPeriod;
 import io.quotaflow.streams.engine.pools.PoolsUpdate;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -42,6 +44,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
   private KeyValueStore<String, ConfigBroadcast> configs;
   private KeyValueStore<String, PoolBarrierRecord> barrier;
   private KeyValueStore<String, PoolVolumeRecord> volumes;
+  private KeyValueStore<String, io.quotaflow.schemas.avro.PoolState> latest;
 
   PoolUpdater(int partitions) {
     this.partitions = partitions;
@@ -53,6 +56,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
     configs = context.getStateStore(Names.POOL_CONFIG_STORE);
     barrier = context.getStateStore(Names.POOL_BARRIER_STORE);
     volumes = context.getStateStore(Names.POOL_VOLUMES_STORE);
+    latest = context.getStateStore(Names.POOL_STATE_LATEST_STORE);
   }
 
   @Override
@@ -90,9 +94,23 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
     }
     PoolsUpdate update = engine.update(new PoolsPeriod(tsMs, PoolRecords.settings(cluster, period.nodeCpus()), specs,
         period.loads(), volumeStates));
+    Set<String> published = new HashSet<>();
     for (PoolState state : update.states()) {
-      context().forward(new Record<>(state.pool(), (Object) PoolRecords.state(state), tsMs), Names.POOL_STATE_SINK);
+      io.quotaflow.schemas.avro.PoolState record = PoolRecords.state(state);
+      context().forward(new Record<>(state.pool(), (Object) record, tsMs), Names.POOL_STATE_SINK);
+      latest.put(state.pool(), record);
+      published.add(state.pool());
     }
+    // A pool this update no longer covers is gone: the live view shows the pools in force, not every pool ever seen.
+    List<String> gone = new ArrayList<>();
+    try (KeyValueIterator<String, io.quotaflow.schemas.avro.PoolState> all = latest.all()) {
+      all.forEachRemaining(kv -> {
+        if (!published.contains(kv.key)) {
+          gone.add(kv.key);
+        }
+      });
+    }
+    gone.forEach(latest::delete);
     update.volumes().forEach((pool, volume) -> {
       double cap = update.capRatioByPool().getOrDefault(pool, 1.0);
       PoolVolumeRecord before = stored.get(pool);

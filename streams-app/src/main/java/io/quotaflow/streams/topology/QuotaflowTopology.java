@@ -64,6 +64,9 @@ public final class QuotaflowTopology {
         CLUSTER_CONFIG_BROADCASTER, POOL_CONFIG_BROADCASTER, POOL_UPDATER);
     topology.addStateStore(store(POOL_BARRIER_STORE, topics.valueSerde(PoolBarrierRecord.class)), POOL_UPDATER);
     topology.addStateStore(store(POOL_VOLUMES_STORE, topics.valueSerde(PoolVolumeRecord.class)), POOL_UPDATER);
+    // Read only by interactive queries (GET /pools): pool-state is a topic, this is its newest value per pool.
+    topology.addStateStore(store(POOL_STATE_LATEST_STORE, topics.valueSerde(io.quotaflow.schemas.avro.PoolState.class)),
+        POOL_UPDATER);
     topology.addSink(POOL_STATE_SINK, topics.poolState().name(), topics.poolState().keySerde().serializer(),
         topics.poolState().valueSerde().serializer(), POOL_UPDATER);
     topology.addSink(POOL_CAP_BROADCAST_SINK, topics.configBroadcast().name(),

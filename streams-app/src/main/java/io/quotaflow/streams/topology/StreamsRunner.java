@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,12 +46,15 @@ public final class StreamsRunner implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final Topics topics;
   private final MeteredProbe probe;
+  private final Optional<HostInfo> applicationServer;
 
-  private StreamsRunner(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, Topics topics, MeteredProbe probe) {
+  private StreamsRunner(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, Topics topics, MeteredProbe probe,
+      Optional<HostInfo> applicationServer) {
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.topics = topics;
     this.probe = probe;
+    this.applicationServer = applicationServer;
   }
 
   public static StreamsRunner start(Settings settings, SchemaRegistryClient registry, MeterRegistry meters) {
@@ -86,13 +90,26 @@ public final class StreamsRunner implements AutoCloseable {
     });
     KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
     streamsMetrics.bindTo(meters);
-    StreamsRunner runner = new StreamsRunner(streams, streamsMetrics, topics, probe);
+    Object server = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG);
+    Optional<HostInfo> applicationServer = server == null || server.toString().isBlank()
+        ? Optional.empty() : Optional.of(HostInfo.buildFromEndpoint(server.toString()));
+    StreamsRunner runner = new StreamsRunner(streams, streamsMetrics, topics, probe, applicationServer);
     streams.start();
     return runner;
   }
 
   public Topics topics() {
     return topics;
+  }
+
+  /** The running app, for interactive queries of its stores ({@link LiveStores}). */
+  public KafkaStreams kafkaStreams() {
+    return streams;
+  }
+
+  /** The {@code application.server} this instance advertises to the others: where they forward live-state queries. */
+  public Optional<HostInfo> applicationServer() {
+    return applicationServer;
   }
 
   public KafkaStreams.State state() {

@@ -70,7 +70,12 @@ final class StreamsAppFixture {
   }
 
   StreamsRunner start(Path stateDir) throws InterruptedException {
-    Map<String, Object> overrides = new HashMap<>();
+    return start(stateDir, Map.of());
+  }
+
+  /** Starts an instance with {@code extra} Streams settings (such as its {@code application.server}). */
+  StreamsRunner start(Path stateDir, Map<String, Object> extra) throws InterruptedException {
+    Map<String, Object> overrides = new HashMap<>(extra);
     overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     overrides.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     // A killed instance leaves the group only when its session times out: the broker's minimum keeps tests short.

@@ -143,4 +143,23 @@ class PoolTopologyTest {
     assertThat(filled.getEstimatedBurstUsageDurationSeconds()).isNotNull();
     assertThat(filled.getIntegralPoolCapacity()).isCloseTo(0.25 * 86_400, within(1e-6));
   }
+
+  @Test
+  void theLatestPoolStateOfEveryPoolInForceIsKeptForLiveQueries() {
+    cluster(4);
+    h.pools.pipeInput("prod", PoolConfig.newBuilder().setPool("prod").setStrongGuaranteeCpu(1).build(), now);
+    h.pools.pipeInput("dev", PoolConfig.newBuilder().setPool("dev").build(), now);
+    task("a", "prod", 1, false, 1.0);
+    run(10);
+    Map<String, PoolState> published = latestStates();
+    assertThat(published).containsKeys("prod", "dev");
+    org.apache.kafka.streams.state.KeyValueStore<String, PoolState> latest = h.store(Names.POOL_STATE_LATEST_STORE);
+    assertThat(latest.get("prod")).isEqualTo(published.get("prod"));
+    assertThat(latest.get("dev")).isEqualTo(published.get("dev"));
+
+    h.pools.pipeInput("dev", null, now);
+    run(5);
+    assertThat(latest.get("dev")).as("a deleted pool leaves the live view").isNull();
+    assertThat(latest.get("prod")).isEqualTo(latestStates().get("prod"));
+  }
 }

@@ -73,6 +73,11 @@ final class TopologyHarness implements AutoCloseable {
     return new long[] {ts, usage};
   }
 
+  /** A key-value store of the topology as the processors left it. */
+  <V> org.apache.kafka.streams.state.KeyValueStore<String, V> store(String name) {
+    return offline.driver().getKeyValueStore(name);
+  }
+
   List<TestRecord<String, CpuDecision>> drain() {
     return new ArrayList<>(decisions.readRecordsToList());
   }

@@ -1,0 +1,41 @@
+package io.quotaflow.streams.topology;
+
+import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.streams.engine.memory.PeakGate;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The stores the live-state API ({@code io.quotaflow.streams.api}) reads by interactive queries,
+ * and the two facts in them that are rules rather than fields: the order of a node's wait queue
+ * and a task's reported limit. Both are asked of the code that decides them, so the API never
+ * restates a rule.
+ */
+public final class LiveStores {
+
+  /** Key pool, value {@link io.quotaflow.schemas.avro.PoolState}; one partition (the pool processor's). */
+  public static final String POOL_STATE = Names.POOL_STATE_LATEST_STORE;
+  /** Key {@code node/task}, value {@link TaskCpuState}; node-partitioned. */
+  public static final String TASK_CPU = Names.TASK_STATE_STORE;
+  /** Key node, value {@link PeakGateStateRecord}; node-partitioned; absent while the node's gate knows no task. */
+  public static final String PEAK_GATE = Names.PEAK_GATE_STORE;
+  /** Key node, value {@link io.quotaflow.schemas.avro.NodeStatus}; node-partitioned. */
+  public static final String NODE_STATUS = Names.NODE_STATUS_STORE;
+
+  private LiveStores() {}
+
+  /** The node's waiting tasks, head first, in the gate's own order (waiting since, then task id). */
+  public static List<String> waitQueue(PeakGateStateRecord gate) {
+    // Profiles do not order the queue: none is looked up.
+    return PeakGate.restore(GateRecords.gate(gate), operation -> Optional.empty()).queuedTasks();
+  }
+
+  /** What the task's pool counts for it (DESIGN §1); empty for a task whose hard limit is not known yet. */
+  public static Optional<Double> reportedLimitCpu(TaskCpuState state) {
+    if (state.getSpec() == null && state.getObservedHardLimitCpu() == null) {
+      return Optional.empty();
+    }
+    return Optional.of(CpuDecisionMaker.reportedLimit(state));
+  }
+}
