@@ -10,7 +10,6 @@ import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.BoundedRocksDbConfig;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -128,7 +127,7 @@ final class StreamsCommand implements Callable<Integer> {
       stop.await();
       System.out.println("quotaflow streams: stopping after the current commit...");
     } finally {
-      runner.close(Duration.ofSeconds(30));
+      runner.close();
       ops.close();
       System.out.println("quotaflow streams: stopped.");
       stopped.countDown();

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -138,14 +139,24 @@ public final class StreamsRunner implements AutoCloseable {
     return new Health(live, state == KafkaStreams.State.RUNNING, staleness, state.name());
   }
 
-  /** Stops after the current commit; {@code timeout} bounds the wait. */
+  /**
+   * Stops after the current commit (30 s at most) and leaves the group, so the other instances take
+   * over this one's partitions at once instead of after the session timeout: decisions and live
+   * state for those nodes pause for a rebalance, not for 45 s.
+   */
   @Override
   public void close() {
-    close(Duration.ofSeconds(30));
+    close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+        .withTimeout(Duration.ofSeconds(30)));
   }
 
+  /** Stops within {@code timeout} and stays in the group, as a crashed instance would (tests use it as a kill). */
   public void close(Duration timeout) {
-    streams.close(new KafkaStreams.CloseOptions().timeout(timeout));
+    close(CloseOptions.timeout(timeout));
+  }
+
+  private void close(CloseOptions options) {
+    streams.close(options);
     streamsMetrics.close();
   }
 }
