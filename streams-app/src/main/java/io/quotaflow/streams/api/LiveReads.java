@@ -4,7 +4,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolState;
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.StringSerializer;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.schemas.json.JsonRecords;
 import io.quotaflow.streams.topology.LiveStores;
@@ -41,9 +45,7 @@ final class LiveReads {
       }
       case NODE -> {
         NodeStatus status = this.<NodeStatus, NodeStatus>query(LiveStores.NODE_STATUS, partition, s -> s.get(route.node()));
-        PeakGateStateRecord gate = this.<PeakGateStateRecord, PeakGateStateRecord>query(LiveStores.PEAK_GATE, partition,
-            s -> s.get(route.node()));
-        NodeView view = NodeView.of(route.node(), status, gate);
+        NodeView view = NodeView.of(route.node(), status, gate(route.node(), partition));
         if (view == null) {
           throw ApiException.notFound("no node '" + route.node() + "': no status, sample or spec of it has been seen");
         }
@@ -52,9 +54,7 @@ final class LiveReads {
       case TASK -> {
         TaskCpuState cpu = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition,
             s -> s.get(route.node() + "/" + route.id()));
-        PeakGateStateRecord gate = this.<PeakGateStateRecord, PeakGateStateRecord>query(LiveStores.PEAK_GATE, partition,
-            s -> s.get(route.node()));
-        TaskView view = TaskView.of(route.node(), route.id(), cpu, gate);
+        TaskView view = TaskView.of(route.node(), route.id(), cpu, gate(route.node(), partition));
         if (view == null) {
           throw ApiException.notFound("no task '" + route.node() + "/" + route.id()
               + "': no sample or spec of it has been seen, or it is gone");
@@ -62,6 +62,23 @@ final class LiveReads {
         yield LiveJson.write(view);
       }
     };
+  }
+
+  /** The node's gate, its settings and its tasks; null when it has none. */
+  private LiveStores.GateView gate(String node, int partition) {
+    PeakGateStateRecord gate = this.<PeakGateStateRecord, PeakGateStateRecord>query(LiveStores.PEAK_GATE, partition,
+        s -> s.get(node));
+    if (gate == null) {
+      return null;
+    }
+    List<GateTaskRecord> tasks = this.<GateTaskRecord, List<GateTaskRecord>>query(LiveStores.PEAK_GATE_TASKS, partition, s -> {
+      List<GateTaskRecord> all = new ArrayList<>();
+      try (KeyValueIterator<String, GateTaskRecord> it = s.prefixScan(node + "/", new StringSerializer())) {
+        it.forEachRemaining(kv -> all.add(kv.value));
+      }
+      return all;
+    });
+    return new LiveStores.GateView(gate, tasks);
   }
 
   /** {@code {"pools": [PoolState, …]}} in pool order: every pool's newest state. */

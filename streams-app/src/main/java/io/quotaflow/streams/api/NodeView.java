@@ -50,7 +50,7 @@ record NodeView(
   record Waiting(int position, String task, long waitingSinceMs, long usageBytes) {}
 
   /** Null when neither store knows the node. */
-  static NodeView of(String node, NodeStatus status, PeakGateStateRecord gate) {
+  static NodeView of(String node, NodeStatus status, LiveStores.GateView gate) {
     if (status == null && gate == null) {
       return null;
     }
@@ -59,14 +59,14 @@ record NodeView(
     Gate gateView = null;
     Long memoryTotal = status != null ? Long.valueOf(status.getMemoryTotalBytes()) : null;
     if (gate != null) {
-      GateConfigRecord c = gate.getConfig();
+      GateConfigRecord c = gate.node().getConfig();
       gateView = new Gate(c.getMode(), c.getMaxConcurrentPeaks(), c.getPeakThresholdRatio(), c.getPeakReleaseRatio(),
-          c.getMemoryHeadroomBytes(), gate.getStreamTimeMs(), gate.getTasks().size());
+          c.getMemoryHeadroomBytes(), gate.node().getStreamTimeMs(), gate.tasks().size());
       if (memoryTotal == null && c.getMemoryTotalBytes() > 0) {
         memoryTotal = c.getMemoryTotalBytes();
       }
       Map<String, GateTaskRecord> byTask = new HashMap<>();
-      for (GateTaskRecord t : gate.getTasks()) {
+      for (GateTaskRecord t : gate.tasks()) {
         byTask.put(t.getTask(), t);
         if (t.getRole() == GateRoleRecord.HOLDING) {
           holders.add(new Holder(t.getTask(), t.getInteractive(), t.getUsageBytes(), t.getMaxUsageBytes()));

@@ -63,7 +63,7 @@ record TaskView(
       long maxUsageBytes) {}
 
   /** Null when neither store knows the task. */
-  static TaskView of(String node, String task, TaskCpuState cpu, PeakGateStateRecord gate) {
+  static TaskView of(String node, String task, TaskCpuState cpu, LiveStores.GateView gate) {
     Freeze freeze = freeze(task, gate);
     if (cpu == null && freeze == null) {
       return null;
@@ -93,11 +93,11 @@ record TaskView(
         spec == null ? null : JsonRecords.toJson(spec));
   }
 
-  private static Freeze freeze(String task, PeakGateStateRecord gate) {
+  private static Freeze freeze(String task, LiveStores.GateView gate) {
     if (gate == null) {
       return null;
     }
-    for (GateTaskRecord t : gate.getTasks()) {
+    for (GateTaskRecord t : gate.tasks()) {
       if (t.getTask().equals(task)) {
         boolean waiting = t.getRole() == GateRoleRecord.WAITING;
         return new Freeze(t.getRole().name(), waiting, waiting ? LiveStores.waitQueue(gate).indexOf(task) : null,

@@ -21,6 +21,7 @@ import io.quotaflow.streams.engine.memory.GateRole;
 import io.quotaflow.streams.engine.memory.GatingMode;
 import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.MemorySample;
+import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.PeakGateConfig;
 import io.quotaflow.streams.engine.memory.PeakGateState;
 import io.quotaflow.streams.engine.memory.TaskGateState;
@@ -92,44 +93,51 @@ final class GateRecords {
         .setSumBytes(s.sumBytes()).setMaxBytes(s.maxBytes()).setLastSeenMs(s.lastSeenMs()).build();
   }
 
-  static PeakGateState gate(PeakGateStateRecord r) {
-    List<TaskGateState> tasks = new ArrayList<>(r.getTasks().size());
-    for (GateTaskRecord t : r.getTasks()) {
-      TaskMemorySpec spec = t.getHasSpec()
-          ? new TaskMemorySpec(t.getTask(), t.getOperation(), t.getMemoryNormalBytes(), t.getMemoryPeakBytes(),
-              t.getInteractive())
-          : null;
-      tasks.add(new TaskGateState(t.getTask(), spec, t.getLive(), t.getUsageBytes(), t.getMaxUsageBytes(),
-          t.getLastSeenMs(), GateRole.valueOf(t.getRole().name()), t.getWaitingSinceMs(), t.getLastFreezeSentMs(),
-          t.getDecisionPublished()));
+  /** A node's gate from its node record and its task records (any order). */
+  static PeakGateState gate(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
+    List<TaskGateState> tasks = new ArrayList<>(taskRecords.size());
+    for (GateTaskRecord t : taskRecords) {
+      tasks.add(task(t));
     }
-    GateConfigRecord c = r.getConfig();
+    tasks.sort(java.util.Comparator.comparing(TaskGateState::task));
+    GateConfigRecord c = node.getConfig();
     PeakGateConfig config = new PeakGateConfig(GatingMode.valueOf(c.getMode()), c.getPeakThresholdRatio(),
         c.getPeakReleaseRatio(), c.getMaxConcurrentPeaks(), c.getMemoryTotalBytes(), c.getMemoryHeadroomBytes(),
         c.getFreezeLeaseMs(), c.getTaskIdleTimeoutMs(), c.getQueueWaitAlertMs());
-    return new PeakGateState(r.getNode(), config, r.getStreamTimeMs(), r.getLateSamples(), tasks);
+    return new PeakGateState(node.getNode(), config, node.getStreamTimeMs(), node.getLateSamples(), tasks);
   }
 
-  static PeakGateStateRecord gate(PeakGateState s, long clockRecordTsMs) {
-    List<GateTaskRecord> tasks = new ArrayList<>(s.tasks().size());
-    for (TaskGateState t : s.tasks()) {
-      TaskMemorySpec spec = t.spec();
-      tasks.add(GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
-          .setOperation(spec == null ? "" : spec.operation())
-          .setMemoryNormalBytes(spec == null ? null : spec.memoryNormalBytes())
-          .setMemoryPeakBytes(spec == null ? null : spec.memoryPeakBytes())
-          .setInteractive(spec != null && spec.interactive()).setLive(t.live()).setUsageBytes(t.usageBytes())
-          .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
-          .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
-          .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished()).build());
-    }
-    PeakGateConfig c = s.config();
+  static TaskGateState task(GateTaskRecord t) {
+    TaskMemorySpec spec = t.getHasSpec()
+        ? new TaskMemorySpec(t.getTask(), t.getOperation(), t.getMemoryNormalBytes(), t.getMemoryPeakBytes(),
+            t.getInteractive())
+        : null;
+    return new TaskGateState(t.getTask(), spec, t.getLive(), t.getUsageBytes(), t.getMaxUsageBytes(),
+        t.getLastSeenMs(), GateRole.valueOf(t.getRole().name()), t.getWaitingSinceMs(), t.getLastFreezeSentMs(),
+        t.getDecisionPublished());
+  }
+
+  static GateTaskRecord task(TaskGateState t) {
+    TaskMemorySpec spec = t.spec();
+    return GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
+        .setOperation(spec == null ? "" : spec.operation())
+        .setMemoryNormalBytes(spec == null ? null : spec.memoryNormalBytes())
+        .setMemoryPeakBytes(spec == null ? null : spec.memoryPeakBytes())
+        .setInteractive(spec != null && spec.interactive()).setLive(t.live()).setUsageBytes(t.usageBytes())
+        .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
+        .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
+        .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished()).build();
+  }
+
+  /** The node-level part of a gate: settings, stream time, counters; its tasks are kept one record each. */
+  static PeakGateStateRecord node(PeakGate gate, long clockRecordTsMs) {
+    PeakGateConfig c = gate.config();
     GateConfigRecord config = GateConfigRecord.newBuilder().setMode(c.mode().name())
         .setPeakThresholdRatio(c.peakThresholdRatio()).setPeakReleaseRatio(c.peakReleaseRatio())
         .setMaxConcurrentPeaks(c.maxConcurrentPeaks()).setMemoryTotalBytes(c.memoryTotalBytes())
         .setMemoryHeadroomBytes(c.memoryHeadroomBytes()).setFreezeLeaseMs(c.freezeLeaseMs())
         .setTaskIdleTimeoutMs(c.taskIdleTimeoutMs()).setQueueWaitAlertMs(c.queueWaitAlertMs()).build();
-    return PeakGateStateRecord.newBuilder().setNode(s.node()).setConfig(config).setStreamTimeMs(s.streamTimeMs())
-        .setClockRecordTsMs(clockRecordTsMs).setLateSamples(s.lateSamples()).setTasks(tasks).build();
+    return PeakGateStateRecord.newBuilder().setNode(gate.node()).setConfig(config).setStreamTimeMs(gate.streamTimeMs())
+        .setClockRecordTsMs(clockRecordTsMs).setLateSamples(gate.lateSamples()).build();
   }
 }

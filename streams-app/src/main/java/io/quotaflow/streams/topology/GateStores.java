@@ -3,37 +3,54 @@ package io.quotaflow.streams.topology;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
+import io.quotaflow.streams.engine.memory.TaskGateState;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The node-partitioned stores the peak-gate processors share, and the one way a node's gate
- * changes: {@link #load} it, feed it, {@link #save} it and {@link #publish} what it decided. The
- * node status and config stores belong to the CPU processors, which update them first.
+ * The stores of the peak gate, and the one way a node's gate changes: {@link #load} it, feed it,
+ * {@link #save} it, {@link #publish} what it decided.
+ *
+ * <p>A node's gate lives in memory while its stream task runs, and every change is written through
+ * at once: the node's settings and clock in {@code peak-gate-state}, each changed task in
+ * {@code peak-gate-tasks}. A sample so rewrites one small task record, never the whole node, and
+ * the stores always hold exactly what the memory does, so a restart or a rebalance (which builds
+ * this object anew) continues from them with the same decisions.
  */
 final class GateStores {
+
+  private static final StringSerializer KEYS = new StringSerializer();
 
   private final ProcessorContext<String, Object> context;
   private final TopologyProbe probe;
   final KeyValueStore<String, PeakGateStateRecord> gates;
+  private final KeyValueStore<String, GateTaskRecord> gateTasks;
   final KeyValueStore<String, TaskUsageStatsRecord> usage;
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
   /** Learned profiles as this partition received them; looked up afresh on every use, never copied into a gate. */
   private final ProfileLookup profiles;
+  private final Map<String, NodeGate> loaded = new HashMap<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
     this.probe = probe;
     this.gates = context.getStateStore(Names.PEAK_GATE_STORE);
+    this.gateTasks = context.getStateStore(Names.PEAK_GATE_TASKS_STORE);
     this.usage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -52,26 +69,54 @@ final class GateStores {
     return nodes.get(node);
   }
 
-  /** The node's gate as stored, or a new one under the settings in force. */
+  /** The node's gate: in memory once loaded, else from the stores, else a new one under the settings in force. */
   NodeGate load(String node) {
+    NodeGate gate = loaded.get(node);
+    if (gate == null) {
+      gate = read(node);
+      loaded.put(node, gate);
+    }
+    return gate;
+  }
+
+  private NodeGate read(String node) {
     PeakGateStateRecord stored = gates.get(node);
     if (stored == null) {
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
     }
-    return restore(stored);
+    List<GateTaskRecord> tasks = new ArrayList<>();
+    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(node + "/", KEYS)) {
+      all.forEachRemaining(kv -> tasks.add(kv.value));
+    }
+    return new NodeGate(PeakGate.restore(GateRecords.gate(stored, tasks), profiles), stored.getClockRecordTsMs());
   }
 
-  NodeGate restore(PeakGateStateRecord stored) {
-    return new NodeGate(PeakGate.restore(GateRecords.gate(stored), profiles), stored.getClockRecordTsMs());
+  /** Nodes with a gate in this partition. */
+  List<String> nodes() {
+    List<String> all = new ArrayList<>();
+    try (KeyValueIterator<String, PeakGateStateRecord> it = gates.all()) {
+      it.forEachRemaining(kv -> all.add(kv.key));
+    }
+    return all;
   }
 
-  /** Stores the gate; a gate that knows no task any more is deleted rather than kept empty. */
+  /** Writes the gate's changes through; a gate that knows no task any more is deleted rather than kept empty. */
   void save(NodeGate node) {
     PeakGate gate = node.gate();
+    String prefix = gate.node() + "/";
+    PeakGate.Changes changes = gate.drainChanges();
+    for (TaskGateState task : changes.changed()) {
+      gateTasks.put(prefix + task.task(), GateRecords.task(task));
+    }
+    for (String task : changes.removed()) {
+      gateTasks.delete(prefix + task);
+    }
     if (gate.isEmpty()) {
       gates.delete(gate.node());
+      loaded.remove(gate.node());
     } else {
-      gates.put(gate.node(), GateRecords.gate(gate.snapshot(), node.clockRecordTsMs()));
+      gates.put(gate.node(), GateRecords.node(gate, node.clockRecordTsMs()));
+      loaded.put(gate.node(), node);
     }
     probe.gateStatus(gate.node(), gate.status());
   }

@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.streams.engine.memory.PeakGate;
@@ -20,15 +21,24 @@ public final class LiveStores {
   public static final String TASK_CPU = Names.TASK_STATE_STORE;
   /** Key node, value {@link PeakGateStateRecord}; node-partitioned; absent while the node's gate knows no task. */
   public static final String PEAK_GATE = Names.PEAK_GATE_STORE;
+  /** Key {@code node/task}, value {@link GateTaskRecord}: the tasks of the gates in {@link #PEAK_GATE}. */
+  public static final String PEAK_GATE_TASKS = Names.PEAK_GATE_TASKS_STORE;
+
+  /** A node's gate as the stores hold it: its settings and clock, and its tasks. */
+  public record GateView(PeakGateStateRecord node, List<GateTaskRecord> tasks) {
+    public GateView {
+      tasks = List.copyOf(tasks);
+    }
+  }
   /** Key node, value {@link io.quotaflow.schemas.avro.NodeStatus}; node-partitioned. */
   public static final String NODE_STATUS = Names.NODE_STATUS_STORE;
 
   private LiveStores() {}
 
   /** The node's waiting tasks, head first, in the gate's own order (waiting since, then task id). */
-  public static List<String> waitQueue(PeakGateStateRecord gate) {
+  public static List<String> waitQueue(GateView gate) {
     // Profiles do not order the queue: none is looked up.
-    return PeakGate.restore(GateRecords.gate(gate), operation -> Optional.empty()).queuedTasks();
+    return PeakGate.restore(GateRecords.gate(gate.node(), gate.tasks()), operation -> Optional.empty()).queuedTasks();
   }
 
   /** What the task's pool counts for it (DESIGN §1); empty for a task whose hard limit is not known yet. */

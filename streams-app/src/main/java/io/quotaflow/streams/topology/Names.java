@@ -20,9 +20,6 @@ final class Names {
   static final String CPU_MONITOR = "cpu-monitor";
   static final String CPU_DECISIONS_SINK = "cpu-decisions-sink";
   static final String PEAK_GATE = "peak-gate";
-  static final String PEAK_GATE_SPECS = "peak-gate-specs";
-  static final String PEAK_GATE_NODES = "peak-gate-nodes";
-  static final String PEAK_GATE_CONFIG = "peak-gate-config";
   static final String FREEZE_DECISIONS_SINK = "freeze-decisions-sink";
   static final String MEMORY_USAGE_SINK = "memory-usage-sink";
   static final String MEMORY_USAGE_SOURCE = "memory-usage-source";
@@ -39,6 +36,7 @@ final class Names {
   static final String CONFIG_STORE = "config-state";
   static final String POOL_PARTIALS_STORE = "pool-partials";
   static final String PEAK_GATE_STORE = "peak-gate-state";
+  static final String PEAK_GATE_TASKS_STORE = "peak-gate-tasks";
   static final String MEMORY_USAGE_STATS_STORE = "memory-usage-stats";
   static final String MEMORY_PROFILES_STORE = "memory-profiles";
   static final String POOL_REPORT_STORE = "pool-report-state";

@@ -1,11 +1,19 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.TaskKey;
+import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.BroadcastKind;
+import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.MemorySample;
 import io.quotaflow.streams.engine.memory.PeakGate;
+import io.quotaflow.streams.engine.memory.PeakGateConfig;
 import io.quotaflow.streams.engine.memory.TaskMemorySpec;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import io.quotaflow.streams.engine.memory.UsageRecorder;
@@ -16,41 +24,70 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * Samples in, freeze decisions out (DESIGN §4): each sample moves its node's gate, which may freeze
- * the task, thaw the head of the queue or renew a waiting task's lease; a task's usage is totalled
- * and, on its GONE sample, sent re-keyed by operation to teach that operation's profile.
+ * The memory peak gate of every node of the partition (DESIGN §4): samples, specs, node statuses
+ * and the broadcast cluster config in, freeze decisions out. A sample moves its node's gate, which
+ * may freeze the task, thaw the head of the queue or renew a waiting task's lease; its usage is
+ * totalled and, on its GONE sample, sent re-keyed by operation to teach that operation's profile.
+ * A spec tells the gate a task's normal, peak, interactivity and operation; a node status its
+ * memory (BUDGET's limit); a cluster config its settings, at once (to OFF thaws every waiting task).
  *
- * <p>A node's gate runs on its own samples' time, so its decisions do not depend on which other
- * nodes share its partition. A stream-time punctuator covers a node that fell silent while others
- * go on: it times out the node's silent tasks and renews the leases of those still waiting.
+ * <p>One processor for the four inputs, because a node's gate is one object in memory. It sits
+ * after the CPU processor of each source, which has checked the record (a rejected record never
+ * arrives) and updated the node status and config stores this one reads.
+ *
+ * <p>A gate runs on its node's own samples' time, so its decisions do not depend on which other
+ * nodes share the partition; specs and configs act at the gate's time. A stream-time punctuator
+ * covers a node that fell silent while others go on: it times out the node's silent tasks and
+ * renews the leases of those still waiting.
  */
-final class PeakGateProcessor extends GateProcessor<CgroupSample> {
+final class PeakGateProcessor extends ContextualProcessor<String, Object, String, Object> {
 
   /** How often, in stream time, the punctuator looks for silent nodes. */
   static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
   /** A node this far behind its partition's stream time has fallen silent: the punctuator moves its gate on. */
   static final long SILENT_AFTER_MS = 2 * PUNCTUATE_EVERY.toMillis();
 
+  private final Topics topics;
+  private final TopologyProbe probe;
+  private GateStores stores;
   private long nextUsageSweepTsMs = Long.MIN_VALUE;
 
-  PeakGateProcessor(TopologyProbe probe) {
-    super(probe);
+  PeakGateProcessor(Topics topics, TopologyProbe probe) {
+    this.topics = topics;
+    this.probe = probe;
   }
 
   @Override
   public void init(ProcessorContext<String, Object> context) {
     super.init(context);
+    stores = new GateStores(context, probe); // a task opened anew reads its gates from the stores again
     context.schedule(PUNCTUATE_EVERY, PunctuationType.STREAM_TIME, this::advanceSilentNodes);
   }
 
   @Override
-  public void process(Record<String, CgroupSample> record) {
-    CgroupSample sample = record.value();
+  public void process(Record<String, Object> record) {
+    String topic = context().recordMetadata().map(RecordMetadata::topic).orElse("");
+    if (topic.equals(topics.samples().name())) {
+      onSample(record, (CgroupSample) record.value());
+    } else if (topic.equals(topics.taskSpecs().name())) {
+      onSpec(record.key(), (TaskSpec) record.value(), record.timestamp());
+    } else if (topic.equals(topics.nodes().name())) {
+      onNodeStatus(record.key(), (NodeStatus) record.value(), record.timestamp());
+    } else if (topic.equals(topics.configBroadcast().name())) {
+      onConfig((ConfigBroadcast) record.value(), record.timestamp());
+    } else {
+      throw new IllegalStateException("the peak gate does not read topic '" + topic + "'");
+    }
+  }
+
+  private void onSample(Record<String, Object> record, CgroupSample sample) {
     MemorySample memory = GateRecords.sample(sample);
     NodeGate node = stores.load(sample.getNode());
     PeakGate gate = node.gate();
@@ -59,6 +96,42 @@ final class PeakGateProcessor extends GateProcessor<CgroupSample> {
     stores.save(node.sampled(record.timestamp()));
     recordUsage(record.key(), memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
         record.timestamp());
+  }
+
+  private void onSpec(String key, TaskSpec spec, long timestampMs) {
+    TaskKey task = RecordChecks.taskKey(key);
+    NodeGate node = stores.load(task.node());
+    PeakGate gate = node.gate();
+    stores.publish(spec == null
+        ? gate.onSpecRemoved(task.task(), node.nowMs())
+        : gate.onSpec(GateRecords.spec(spec), node.nowMs()), timestampMs);
+    stores.save(node);
+  }
+
+  private void onNodeStatus(String nodeId, NodeStatus status, long timestampMs) {
+    if (stores.gates.get(nodeId) == null) {
+      return; // a gate made later starts from the status stored by then
+    }
+    NodeGate node = stores.load(nodeId);
+    reconfigure(node, GateRecords.config(stores.cluster(), status), timestampMs);
+  }
+
+  private void onConfig(ConfigBroadcast config, long timestampMs) {
+    if (config == null || config.getKind() != BroadcastKind.CLUSTER_CONFIG) {
+      return;
+    }
+    ClusterConfig cluster = stores.cluster(); // already updated by the config applier
+    for (String nodeId : stores.nodes()) {
+      reconfigure(stores.load(nodeId), GateRecords.config(cluster, stores.node(nodeId)), timestampMs);
+    }
+  }
+
+  private void reconfigure(NodeGate node, PeakGateConfig config, long timestampMs) {
+    if (config.equals(node.gate().config())) {
+      return; // the periodic node refresh, or a cluster change that leaves gating alone
+    }
+    stores.publish(node.gate().onConfig(config, node.nowMs()), timestampMs);
+    stores.save(node);
   }
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
@@ -111,13 +184,16 @@ final class PeakGateProcessor extends GateProcessor<CgroupSample> {
     try (KeyValueIterator<String, PeakGateStateRecord> all = stores.gates.all()) {
       while (all.hasNext()) {
         PeakGateStateRecord gate = all.next().value;
-        if (partitionTimeMs - gate.getClockRecordTsMs() >= SILENT_AFTER_MS && gate.getTasks().stream().anyMatch(t -> t.getLive())) {
+        if (partitionTimeMs - gate.getClockRecordTsMs() >= SILENT_AFTER_MS) {
           silent.add(gate);
         }
       }
     }
     for (PeakGateStateRecord stored : silent) {
-      NodeGate node = stores.restore(stored);
+      NodeGate node = stores.load(stored.getNode());
+      if (!node.gate().hasLiveTasks()) {
+        continue;
+      }
       long nodeTimeMs = stored.getStreamTimeMs() + (partitionTimeMs - stored.getClockRecordTsMs());
       stores.publish(node.gate().advance(nodeTimeMs), partitionTimeMs);
       stores.save(new NodeGate(node.gate(), partitionTimeMs));

@@ -5,6 +5,7 @@ import static io.quotaflow.streams.topology.Names.*;
 import io.quotaflow.schemas.NodeStreamPartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.PoolBarrierRecord;
@@ -97,19 +98,14 @@ public final class QuotaflowTopology {
         topics.poolPartials().valueSerde().serializer(), cpuProcessors);
 
     // Added after the CPU processors of the same sources: each record reaches them first.
-    topology.addProcessor(PEAK_GATE_CONFIG, () -> new PeakGateConfigProcessor(probe), CONFIG_BROADCAST_SOURCE);
-    topology.addProcessor(PEAK_GATE_SPECS, () -> new PeakGateSpecProcessor(probe), TASK_SPECS_SOURCE);
-    topology.addProcessor(PEAK_GATE_NODES, () -> new PeakGateNodeProcessor(probe), NODES_SOURCE);
-    topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(probe), SAMPLES_SOURCE);
-    String[] gateProcessors = {PEAK_GATE_CONFIG, PEAK_GATE_SPECS, PEAK_GATE_NODES, PEAK_GATE};
-    topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), gateProcessors);
-    topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), gateProcessors);
-    topology.connectProcessorAndStateStores(PEAK_GATE_CONFIG, NODE_STATUS_STORE, CONFIG_STORE);
-    topology.connectProcessorAndStateStores(PEAK_GATE_SPECS, NODE_STATUS_STORE, CONFIG_STORE);
-    topology.connectProcessorAndStateStores(PEAK_GATE_NODES, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
+        SAMPLES_SOURCE, TASK_SPECS_SOURCE, NODES_SOURCE, CONFIG_BROADCAST_SOURCE);
+    topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
+    topology.addStateStore(store(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
+    topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);
     topology.connectProcessorAndStateStores(PEAK_GATE, NODE_STATUS_STORE, CONFIG_STORE);
     topology.addSink(FREEZE_DECISIONS_SINK, topics.freezeDecisions().name(), topics.freezeDecisions().keySerde().serializer(),
-        topics.freezeDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), gateProcessors);
+        topics.freezeDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), PEAK_GATE);
     // Re-keyed by operation: every finished task of an operation reaches the one learner of its profile.
     topology.addSink(MEMORY_USAGE_SINK, topics.memoryUsage().name(), topics.memoryUsage().keySerde().serializer(),
         topics.memoryUsage().valueSerde().serializer(), PEAK_GATE);

@@ -7,6 +7,7 @@ import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.streams.simulate.OfflineDriver;
@@ -44,8 +45,18 @@ class LiveViewsTest {
         .setState(SampleState.RUNNING).setSeq(0).build(), tsMs);
   }
 
-  private PeakGateStateRecord gate() {
-    return offline.driver().<String, PeakGateStateRecord>getKeyValueStore(LiveStores.PEAK_GATE).get("n1");
+  private LiveStores.GateView gate() {
+    PeakGateStateRecord node = offline.driver().<String, PeakGateStateRecord>getKeyValueStore(LiveStores.PEAK_GATE).get("n1");
+    if (node == null) {
+      return null;
+    }
+    java.util.List<GateTaskRecord> tasks = new java.util.ArrayList<>();
+    try (org.apache.kafka.streams.state.KeyValueIterator<String, GateTaskRecord> all = offline.driver()
+        .<String, GateTaskRecord>getKeyValueStore(LiveStores.PEAK_GATE_TASKS)
+        .prefixScan("n1/", new org.apache.kafka.common.serialization.StringSerializer())) {
+      all.forEachRemaining(kv -> tasks.add(kv.value));
+    }
+    return new LiveStores.GateView(node, tasks);
   }
 
   private TaskCpuState cpu(String task) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Memory peak gating for one node (DESIGN §4, seed 004): lets only a bounded number of non-interactive tasks run
@@ -24,6 +25,8 @@ public final class PeakGate {
   private final String node;
   private final ProfileLookup profiles;
   private final TreeMap<String, TaskEntry> tasks = new TreeMap<>();
+  /** Tasks changed or removed since the last {@link #drainChanges()}: what a processor writes back. */
+  private final TreeSet<String> dirty = new TreeSet<>();
   private PeakGateConfig config;
   private long streamTimeMs = Long.MIN_VALUE;
   private long lateSamples;
@@ -45,6 +48,33 @@ public final class PeakGate {
     return gate;
   }
 
+  /**
+   * The tasks changed or forgotten since the last call, so that a processor keeping one record per task
+   * rewrites only those (a sample touches one task, not the node).
+   */
+  public Changes drainChanges() {
+    List<TaskGateState> changed = new ArrayList<>();
+    List<String> removed = new ArrayList<>();
+    for (String task : dirty) {
+      TaskEntry e = tasks.get(task);
+      if (e == null) {
+        removed.add(task);
+      } else {
+        changed.add(e.state());
+      }
+    }
+    dirty.clear();
+    return new Changes(changed, removed);
+  }
+
+  /** What {@link #drainChanges()} returns: tasks to write again, tasks to delete. */
+  public record Changes(List<TaskGateState> changed, List<String> removed) {
+    public Changes {
+      changed = List.copyOf(changed);
+      removed = List.copyOf(removed);
+    }
+  }
+
   public PeakGateState snapshot() {
     List<TaskGateState> states = new ArrayList<>(tasks.size());
     for (TaskEntry e : tasks.values()) {
@@ -63,6 +93,7 @@ public final class PeakGate {
     }
     List<GateDecision> out = new ArrayList<>();
     advanceClock(sample.tsMs(), out);
+    dirty.add(sample.task());
     entry = tasks.get(sample.task());
     if (sample.state() == CgroupState.GONE) {
       if (entry != null) {
@@ -97,6 +128,7 @@ public final class PeakGate {
     List<GateDecision> out = new ArrayList<>();
     advanceClock(tsMs, out);
     TaskEntry entry = tasks.computeIfAbsent(spec.task(), TaskEntry::new);
+    dirty.add(spec.task());
     entry.spec = spec;
     if (entry.live) {
       evaluate(entry, out);
@@ -111,6 +143,7 @@ public final class PeakGate {
     advanceClock(tsMs, out);
     TaskEntry entry = tasks.get(task);
     if (entry != null) {
+      dirty.add(task);
       entry.spec = null;
       if (entry.live) {
         evaluate(entry, out);
@@ -134,6 +167,7 @@ public final class PeakGate {
       for (TaskEntry e : tasks.values()) {
         if (e.live) {
           e.role = GateRole.RUNNING;
+          dirty.add(e.task);
         }
       }
     }
@@ -196,6 +230,11 @@ public final class PeakGate {
     return tasks.isEmpty();
   }
 
+  /** Samples dropped because they were older than their task's previous sample. */
+  public long lateSamples() {
+    return lateSamples;
+  }
+
   /** The newest time the gate has seen; {@link Long#MIN_VALUE} before any input. */
   public long streamTimeMs() {
     return streamTimeMs;
@@ -222,6 +261,7 @@ public final class PeakGate {
         out.add(GateDecision.thaw(node, e.task, streamTimeMs, GateReason.IDLE_TIMEOUT));
       }
       e.endRun();
+      dirty.add(e.task);
       if (e.spec == null) {
         it.remove();
       }
@@ -230,6 +270,7 @@ public final class PeakGate {
 
   /** Moves one live task between RUNNING, HOLDING and WAITING after its usage, spec or profile changed. */
   private void evaluate(TaskEntry e, List<GateDecision> out) {
+    dirty.add(e.task);
     if (config.mode() == GatingMode.OFF) {
       return;
     }
@@ -288,6 +329,7 @@ public final class PeakGate {
       TaskEntry e = tasks.get(d.task());
       if (e != null && d.action() != GateAction.FORGET) {
         e.decisionPublished = true;
+        dirty.add(e.task);
       }
     }
   }
@@ -304,6 +346,7 @@ public final class PeakGate {
         break;
       }
       head.role = GateRole.HOLDING;
+      dirty.add(head.task);
       out.add(GateDecision.thaw(node, head.task, streamTimeMs, GateReason.SLOT_FREED));
       admitted++;
     }
@@ -312,6 +355,7 @@ public final class PeakGate {
       TaskEntry e = waiting.get(position);
       if (streamTimeMs - e.lastFreezeSentMs >= config.renewAfterMs()) {
         e.lastFreezeSentMs = streamTimeMs;
+        dirty.add(e.task);
         out.add(GateDecision.freeze(
             node, e.task, streamTimeMs, GateReason.LEASE_RENEWAL, position, config.freezeLeaseMs()));
       }

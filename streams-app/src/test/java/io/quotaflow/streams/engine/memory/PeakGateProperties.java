@@ -161,6 +161,23 @@ class PeakGateProperties {
     assertThat(interrupted.gate.snapshot()).isEqualTo(straight.gate.snapshot());
   }
 
+  /** A processor that writes back only the changed tasks keeps exactly the gate's state, task for task. */
+  @Property(tries = 200)
+  void theChangesDrainedAfterEveryInputAddUpToTheSnapshot(
+      @ForAll("tasks") List<TaskDef> defs,
+      @ForAll("steps") List<Step> steps,
+      @ForAll boolean budget) {
+    Run run = new Run(budget ? GateTesting.budget(2500) : GateTesting.count(1), defs);
+    Map<String, TaskGateState> stored = new java.util.TreeMap<>();
+    for (Step step : steps) {
+      PeakGate.Changes changes = run.gate.drainChanges();
+      changes.changed().forEach(t -> stored.put(t.task(), t));
+      changes.removed().forEach(stored::remove);
+      assertThat(List.copyOf(stored.values())).isEqualTo(run.gate.snapshot().tasks());
+      run.apply(step);
+    }
+  }
+
   /**
    * Tasks whose peaks end by themselves while they run and who make no progress while frozen (they keep their
    * memory): every task frozen is thawed, in the order it was frozen (freeze time, then task id).
