@@ -138,7 +138,8 @@ public final class AvroDeserializer<T> implements Deserializer<T> {
       value = reader.read(null, decoder);
     } catch (EOFException e) {
       throw new WireFormatException.TruncatedRecordException(location, "Avro payload ends early for schema id " + schemaId, e);
-    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException | ClassCastException e) {
+    } catch (IOException | AvroRuntimeException | IndexOutOfBoundsException | NegativeArraySizeException | ClassCastException
+        | UnsupportedOperationException e) { // Avro's answer to a length beyond what an array can hold
       throw new WireFormatException.MalformedPayloadException(location, "Avro payload does not decode with schema id "
           + schemaId + ": " + e, e);
     }

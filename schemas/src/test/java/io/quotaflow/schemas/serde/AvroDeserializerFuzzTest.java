@@ -24,6 +24,21 @@ class AvroDeserializerFuzzTest {
     assertThat(thrown).satisfiesAnyOf(t -> assertThat(t).isNull(), t -> assertThat(t).isInstanceOf(WireFormatException.class));
   }
 
+  /** A corrupted length can claim more than any Java array holds; Avro refuses that with its own exception. */
+  @org.junit.jupiter.api.Test
+  void aStringLongerThanAnyArrayIsAMalformedPayload() throws java.io.IOException {
+    InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
+    byte[] valid = new AvroSerializer<CgroupSample>(registry, false, true).serialize(TOPIC, ContractExamples.sample());
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.write(valid, 0, WireFormat.HEADER_BYTES);
+    org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().directBinaryEncoder(out, null);
+    encoder.writeLong(3_000_000_000L); // the length of `node`, the first field
+    encoder.flush();
+    Throwable thrown = catchThrowable(() -> new AvroDeserializer<>(CgroupSample.class, registry, false)
+        .deserialize(TOPIC, out.toByteArray()));
+    assertThat(thrown).isInstanceOf(WireFormatException.MalformedPayloadException.class);
+  }
+
   @Property(tries = 500)
   void corruptingAValidRecordNeverEscapesAsAnythingButWireFormatErrors(
       @ForAll @IntRange(min = 5, max = 200) int position, @ForAll byte replacement, @ForAll @IntRange(min = 0, max = 60) int cut) {
