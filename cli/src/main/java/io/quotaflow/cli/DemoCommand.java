@@ -26,6 +26,7 @@ import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
@@ -178,7 +179,7 @@ final class DemoCommand implements Callable<Integer> {
       watch = DecisionWatch.start(client, topics, nodeId);
       opened.push(watch);
       ClusterConfig gating = DemoSpecs.cluster(Enforcement.ON);
-      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, watch,
+      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, DemoSpecs.pools(), watch,
           new GateRoles(gating.getPeakThresholdRatio(), gating.getPeakReleaseRatio()));
       opened.push(board);
 
@@ -270,6 +271,9 @@ final class DemoCommand implements Callable<Integer> {
 
   private static void publishSpecs(ConfigTopics io, Topics topics, String nodeId, Enforcement enforcement) {
     io.publish(topics.clusterConfig(), DemoSpecs.CLUSTER, DemoSpecs.cluster(enforcement));
+    for (PoolConfig pool : DemoSpecs.pools()) {
+      io.publish(topics.poolConfigs(), pool.getPool(), pool);
+    }
     long now = System.currentTimeMillis();
     for (DemoTask task : DemoTask.ALL) {
       io.publish(topics.taskSpecs(), nodeId + "/" + task.name(), DemoSpecs.spec(nodeId, task, now));

@@ -40,7 +40,12 @@ class DemoCommandTest {
   private static final Pattern PID = Pattern.compile("(demo-[a-z-]+) pid (\\d+)");
   private static final Pattern HIERARCHY_PARENT = Pattern.compile(" at (/\\S+?)(;|$)", Pattern.MULTILINE);
   /** The idle task's soft limit below 1.00 in a printed table. */
-  private static final Pattern IDLE_RECLAIMED = Pattern.compile("demo-idle\\s+\\S+\\s+0\\.\\d\\d / ");
+  private static final Pattern IDLE_RECLAIMED = Pattern.compile("demo-idle\\s+relaxed\\s+\\S+\\s+0\\.\\d\\d / ");
+  /** The busy task keeps its soft limit of a core, but the relaxed pool's cap lowers its effective limit. */
+  private static final Pattern BUSY_CAPPED = Pattern.compile("(?m)^demo-busy\\s+relaxed\\s+\\S+\\s+1\\.00 / 0\\.\\d\\d ");
+  /** The burst pool's row with a volume of a cpu·s or more. */
+  private static final Pattern BURST_POOL_SAVES = Pattern.compile(
+      "(?m)^burst\\s+BURST\\s+0\\.50\\s+1\\.00\\s+\\d\\.\\d\\d\\s+\\d\\.\\d\\d\\s+\\d\\.\\d\\d\\s+[1-9]\\d*\\.\\d cpu·s");
   /** The peak gate's story in the printed table: the second allocator waits at the head, the third behind it. */
   private static final Pattern SECOND_WAITS_AT_THE_HEAD = Pattern.compile("(?m)^demo-peak-b .* waiting +0  ");
   private static final Pattern THIRD_WAITS_BEHIND_IT = Pattern.compile("(?m)^demo-peak-c .* waiting +1  ");
@@ -87,6 +92,13 @@ class DemoCommandTest {
       assertThat(Files.readString(root.resolve("cpu/quotaflow/demo-zero/cpu.cfs_quota_us")).trim()).isEqualTo("20600");
       assertThat(demo.out().toString()).contains("demo-busy", "demo-idle", "demo-bursty", "demo-zero");
 
+      Path busyShares = root.resolve("cpu/quotaflow/demo-busy/cpu.shares");
+      assertThat(eventually(DECISION_TIMEOUT, () -> BUSY_CAPPED.matcher(demo.out().toString()).find()
+          && sharesOf(busyShares) < 1000))
+          .as("the relaxed pool's cap lowers the busy task's effective limit and its cpu.shares%n%s", demo.out()).isTrue();
+      assertThat(eventually(GATE_TIMEOUT, () -> BURST_POOL_SAVES.matcher(demo.out().toString()).find()))
+          .as("the burst pool's volume grows while its task idles%n%s", demo.out()).isTrue();
+
       Path secondFreezer = root.resolve("freezer/quotaflow/demo-peak-b/freezer.state");
       assertThat(eventually(GATE_TIMEOUT, () -> SECOND_WAITS_AT_THE_HEAD.matcher(demo.out().toString()).find()))
           .as("the second allocator frozen at the head of the queue%n%s", demo.out()).isTrue();
@@ -101,7 +113,8 @@ class DemoCommandTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(status.statusCode()).isEqualTo(200);
       assertThat(status.body()).contains("<td>demo-idle</td>", "<td>demo-zero</td>", "simulated cgroup tree at")
-          .contains("<th>memory</th><th>gate</th><th>queue</th>", "<td>demo-peak-b</td>");
+          .contains("<th>memory</th><th>gate</th><th>queue</th>", "<td>demo-peak-b</td>")
+          .contains("<h2>pools</h2>", "<td>burst</td><td>BURST</td>", "<td>relaxed</td><td>RELAXED</td>");
       HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create(page + "/metrics")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.statusCode()).isEqualTo(200);

@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.PoolState;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -30,9 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The node's partition of {@code cpu-decisions}, {@code freeze-decisions} and {@code
- * enforcement-results}, read as a data team's consumer would ({@code read_committed}, the streams app
- * writes in transactions): the latest CPU and freeze decision and CPU result of each task, and counts
- * for the closing summary.
+ * enforcement-results}, and {@code pool-state}, read as a data team's consumer would ({@code
+ * read_committed}, the streams app writes in transactions): the latest CPU and freeze decision and CPU
+ * result of each task, the latest state of each pool, and counts for the closing summary.
  */
 public final class DecisionWatch implements AutoCloseable {
 
@@ -44,6 +45,7 @@ public final class DecisionWatch implements AutoCloseable {
   private final Map<String, FreezeDecision> freezes = new ConcurrentHashMap<>();
   private final WaitQueue queue = new WaitQueue();
   private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
+  private final Map<String, PoolState> pools = new ConcurrentHashMap<>();
   private final AtomicLong decisionCount = new AtomicLong();
   private final AtomicLong appliedCount = new AtomicLong();
   private final AtomicLong freezeCount = new AtomicLong();
@@ -65,7 +67,7 @@ public final class DecisionWatch implements AutoCloseable {
     KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
     consumer.assign(List.of(partitionOf(topics.cpuDecisions(), node), partitionOf(topics.freezeDecisions(), node),
-        partitionOf(topics.enforcementResults(), node)));
+        partitionOf(topics.enforcementResults(), node), new TopicPartition(topics.poolState().name(), 0)));
     DecisionWatch watch = new DecisionWatch(topics, consumer);
     watch.thread.start();
     return watch;
@@ -98,6 +100,14 @@ public final class DecisionWatch implements AutoCloseable {
 
   private void handle(ConsumerRecord<String, byte[]> record) {
     if (record.key() == null) {
+      return;
+    }
+    if (record.topic().equals(topics.poolState().name())) {
+      if (record.value() == null) {
+        pools.remove(record.key()); // the pool is no longer configured and has no task
+      } else {
+        pools.put(record.key(), decode(topics.poolState(), record));
+      }
       return;
     }
     String task = TaskKey.parse(record.key()).task();
@@ -147,6 +157,11 @@ public final class DecisionWatch implements AutoCloseable {
   /** A waiting task's place in the node's wait queue now (0 = head), or null ({@link WaitQueue}). */
   public Integer queuePosition(String task) {
     return queue.position(task);
+  }
+
+  /** The pool's latest {@code pool-state}: its volume, fair share and what its tasks ask for, as of its {@code ts_ms}. */
+  public Optional<PoolState> pool(String pool) {
+    return Optional.ofNullable(pools.get(pool));
   }
 
   public Optional<EnforcementResult> result(String task) {

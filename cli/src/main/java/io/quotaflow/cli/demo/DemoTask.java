@@ -5,19 +5,19 @@ import java.util.List;
 
 /**
  * One of the demo's tasks: its cgroup name, the CPU its workload wants, the CPUs its spec asks for
- * ({@code ncpus} 0 makes it a zero-CPU task), and for a stepping allocator the memory it holds over
- * time (null for the CPU-only tasks), whose normal and peak its spec declares.
+ * ({@code ncpus} 0 makes it a zero-CPU task), the pool it draws on, and for a stepping allocator the
+ * memory it holds over time (null for the CPU-only tasks), whose normal and peak its spec declares.
  */
-public record DemoTask(String name, Workload.Shape shape, double ncpus, MemorySchedule memory) {
+public record DemoTask(String name, Workload.Shape shape, double ncpus, String pool, MemorySchedule memory) {
 
   /** A CPU-only task. */
-  public DemoTask(String name, Workload.Shape shape, double ncpus) {
-    this(name, shape, ncpus, null);
+  public DemoTask(String name, Workload.Shape shape, double ncpus, String pool) {
+    this(name, shape, ncpus, pool, null);
   }
 
-  /** A stepping allocator: a tenth of a core, and its memory schedule. */
+  /** A stepping allocator of the relaxed pool: a tenth of a core, and its memory schedule. */
   public static DemoTask allocator(String name, MemorySchedule memory) {
-    return new DemoTask(name, Workload.Shape.LIGHT, 1.0, memory);
+    return new DemoTask(name, Workload.Shape.LIGHT, 1.0, DemoSpecs.RELAXED_POOL, memory);
   }
 
   /** The command its process runs (real mode). */
@@ -39,14 +39,14 @@ public record DemoTask(String name, Workload.Shape shape, double ncpus, MemorySc
 
   /**
    * A steady task that keeps its shares, an idle one whose shares reclaim walks down, a bursty one
-   * in between, a weightless one that wants a whole core but is held to the zero-CPU quota, and
-   * three stepping allocators that meet at the memory peak gate.
+   * alone in the burst pool, a weightless one that wants a whole core but is held to the zero-CPU
+   * quota, and three stepping allocators that meet at the memory peak gate.
    */
   public static final List<DemoTask> ALL = List.of(
-      new DemoTask("demo-busy", Workload.Shape.BUSY, 1.0),
-      new DemoTask("demo-idle", Workload.Shape.IDLE, 1.0),
-      new DemoTask("demo-bursty", Workload.Shape.BURSTY, 1.0),
-      new DemoTask("demo-zero", Workload.Shape.BUSY, 0.0),
+      new DemoTask("demo-busy", Workload.Shape.BUSY, 1.0, DemoSpecs.RELAXED_POOL),
+      new DemoTask("demo-idle", Workload.Shape.IDLE, 1.0, DemoSpecs.RELAXED_POOL),
+      new DemoTask("demo-bursty", Workload.Shape.BURSTY, 1.0, DemoSpecs.BURST_POOL),
+      new DemoTask("demo-zero", Workload.Shape.BUSY, 0.0, DemoSpecs.RELAXED_POOL),
       allocator("demo-peak-a", peaks(Duration.ofSeconds(25))),
       allocator("demo-peak-b", peaks(Duration.ofSeconds(30))),
       allocator("demo-peak-c", peaks(Duration.ofSeconds(35))));

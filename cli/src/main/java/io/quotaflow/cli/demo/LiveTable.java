@@ -2,7 +2,6 @@ package io.quotaflow.cli.demo;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -20,7 +19,7 @@ public final class LiveTable {
   private final TaskBoard board;
   private final Duration printEvery;
   private final long startedNanos;
-  private volatile List<TaskRow> rows = List.of();
+  private volatile DemoRows rows = DemoRows.NONE;
 
   public LiveTable(PrintWriter out, TaskBoard board, Duration printEvery, long startedNanos) {
     this.out = out;
@@ -30,7 +29,7 @@ public final class LiveTable {
   }
 
   /** The newest rows, for the status page. */
-  public List<TaskRow> rows() {
+  public DemoRows rows() {
     return rows;
   }
 

@@ -7,6 +7,7 @@ import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.PoolConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Builds the live table's rows: usage from each group's CPU counter between two calls, memory,
+ * Builds the live table's rows. Per task: usage from each group's CPU counter between two calls, memory,
  * shares and quota read back from the cgroup, limits, the last action and the freeze decisions
  * from {@link DecisionWatch}, and from those and the memory, each gated task's place at the peak
- * gate ({@link GateRoles}). Called from one thread.
+ * gate ({@link GateRoles}). Per pool: its config and its latest {@code pool-state} from the watch.
+ * Called from one thread.
  */
 public final class TaskBoard implements AutoCloseable {
 
@@ -34,17 +36,27 @@ public final class TaskBoard implements AutoCloseable {
   private final Map<String, CgroupStatsReader> readers = new HashMap<>();
   private final Map<String, Reading> previous = new HashMap<>();
   private final GateRoles gate;
+  private final List<PoolConfig> pools;
 
-  /** {@code gate}: where the gated tasks stand, judged with the cluster config's ratios. */
-  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, DecisionWatch watch, GateRoles gate) {
+  /** {@code gate}: where the gated tasks stand, judged with the cluster config's ratios; {@code pools}: the pools shown. */
+  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, List<PoolConfig> pools, DecisionWatch watch, GateRoles gate) {
     this.cgroups = cgroups;
     this.tasks = List.copyOf(tasks);
+    this.pools = List.copyOf(pools);
     this.watch = watch;
     this.gate = gate;
   }
 
-  /** One row per task, in the tasks' order; what cannot be read is left unknown. */
-  public List<TaskRow> rows(long nowMs) {
+  /** One row per task and per pool, in the order given; what cannot be read is left unknown. */
+  public DemoRows rows(long nowMs) {
+    List<PoolRow> poolRows = new ArrayList<>();
+    for (PoolConfig pool : pools) {
+      poolRows.add(PoolRow.of(pool, watch.pool(pool.getPool()).orElse(null)));
+    }
+    return new DemoRows(taskRows(nowMs), poolRows);
+  }
+
+  private List<TaskRow> taskRows(long nowMs) {
     List<TaskRow> rows = new ArrayList<>();
     for (DemoTask task : tasks) {
       Now now = read(task.name());
@@ -53,7 +65,7 @@ public final class TaskBoard implements AutoCloseable {
       EnforcementResult result = watch.result(task.name()).orElse(null);
       Long normalBytes = task.memory() == null ? null : task.memory().normalMb() << 20;
       String role = gate.next(task.name(), normalBytes, watch.freeze(task.name()).orElse(null), now.memoryBytes());
-      rows.add(new TaskRow(task.name(), now.usageCores(),
+      rows.add(new TaskRow(task.name(), task.pool(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
           cpu == null ? null : cpu.toSettings().shares(),

@@ -4,6 +4,7 @@ package io.quotaflow.cli.demo;
  * One line of the live table: what the cgroup burns and holds, and what Quotaflow decided and did.
  * Null fields are not known yet (or, for the gate's, do not apply: the task is not gated).
  *
+ * @param pool the pool the task's spec names
  * @param usageCores CPU burnt since the previous row, in cores
  * @param softLimitCpu the monitor's soft limit from the latest decision
  * @param effectiveLimitCpu the soft limit after the pool cap: what the shares follow
@@ -15,6 +16,6 @@ package io.quotaflow.cli.demo;
  * @param lastAction the enforcer's latest status for the task's CPU (APPLIED, DRY_RUN, ...)
  * @param lastActionAgeMs how long ago that result was published
  */
-public record TaskRow(String task, Double usageCores, Double softLimitCpu, Double effectiveLimitCpu,
+public record TaskRow(String task, String pool, Double usageCores, Double softLimitCpu, Double effectiveLimitCpu,
     Long shares, Double quotaCores, Long memoryBytes, String gateRole, Integer queuePosition,
     String lastAction, Long lastActionAgeMs) {}

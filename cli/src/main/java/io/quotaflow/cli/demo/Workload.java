@@ -21,19 +21,22 @@ public final class Workload {
     BUSY,
     /** Sleeps: wants nothing. */
     IDLE,
-    /** One core for {@link #BURST}, then nothing for as long, over and over. */
+    /**
+     * Nothing for {@link #SPELL}, then one core for as long, over and over: idle first, so its burst
+     * pool saves volume before it spends it.
+     */
     BURSTY,
     /** A tenth of a core: what a stepping allocator ({@link MemoryWorkload}) burns besides its memory. */
     LIGHT;
 
-    static final Duration BURST = Duration.ofSeconds(15);
+    static final Duration SPELL = Duration.ofSeconds(60);
 
     /** The cores this shape wants {@code elapsedMs} after it started. */
     public double demandCores(long elapsedMs) {
       return switch (this) {
         case BUSY -> 1.0;
         case IDLE -> 0.0;
-        case BURSTY -> (elapsedMs / BURST.toMillis()) % 2 == 0 ? 1.0 : 0.0;
+        case BURSTY -> (elapsedMs / SPELL.toMillis()) % 2 == 0 ? 0.0 : 1.0;
         case LIGHT -> 0.1;
       };
     }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** Which mode the demo runs in, and that it says why. */
 class DemoCgroupsTest {
 
-  private static final List<DemoTask> ONE = List.of(new DemoTask("demo-idle", Workload.Shape.IDLE, 1.0));
+  private static final List<DemoTask> ONE = List.of(new DemoTask("demo-idle", Workload.Shape.IDLE, 1.0, DemoSpecs.RELAXED_POOL));
 
   @Test
   void simulateIsTakenAtItsWordWithoutTouchingRealCgroups() throws Exception {

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class WorkloadSimulatorTest {
 
   private static final long SECOND_NS = 1_000_000_000L;
-  private static final DemoTask BUSY = new DemoTask("busy", Workload.Shape.BUSY, 1.0);
-  private static final DemoTask OTHER = new DemoTask("other", Workload.Shape.BUSY, 1.0);
+  private static final DemoTask BUSY = new DemoTask("busy", Workload.Shape.BUSY, 1.0, DemoSpecs.RELAXED_POOL);
+  private static final DemoTask OTHER = new DemoTask("other", Workload.Shape.BUSY, 1.0, DemoSpecs.RELAXED_POOL);
 
   @Test
   void aQuotaCapsASingleThreadedWorkload() {

@@ -14,11 +14,12 @@ class WorkloadTest {
 
   @Test
   void burstyAlternatesBusyAndIdleSpells() {
-    long spell = Workload.Shape.BURST.toMillis();
-    assertThat(Workload.Shape.BURSTY.demandCores(0)).isEqualTo(1.0);
-    assertThat(Workload.Shape.BURSTY.demandCores(spell - 1)).isEqualTo(1.0);
-    assertThat(Workload.Shape.BURSTY.demandCores(spell)).isZero();
-    assertThat(Workload.Shape.BURSTY.demandCores(2 * spell)).isEqualTo(1.0);
+    long spell = Workload.Shape.SPELL.toMillis();
+    assertThat(Workload.Shape.BURSTY.demandCores(0)).isZero();
+    assertThat(Workload.Shape.BURSTY.demandCores(spell - 1)).isZero();
+    assertThat(Workload.Shape.BURSTY.demandCores(spell)).isEqualTo(1.0);
+    assertThat(Workload.Shape.BURSTY.demandCores(2 * spell - 1)).isEqualTo(1.0);
+    assertThat(Workload.Shape.BURSTY.demandCores(2 * spell)).isZero();
   }
 
   @Test

@@ -19,18 +19,18 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Maps the pool records of the topology onto the pools engine's values and back. */
-final class PoolRecords {
+public final class PoolRecords {
 
   private PoolRecords() {}
 
-  static PoolSpec spec(PoolConfig c) {
+  public static PoolSpec spec(PoolConfig c) {
     return new PoolSpec(c.getPool(), c.getParent(), c.getStrongGuaranteeCpu(), c.getWeight(),
         GuaranteeType.valueOf(c.getGuaranteeType().name()), c.getResourceFlowCpu(), c.getBurstGuaranteeCpu(),
         c.getRelaxedShareMultiplierLimit(), c.getLimitCpu());
   }
 
   /** The cluster's pool settings, with T from the config or else the nodes' cpus. */
-  static PoolClusterSettings settings(ClusterConfig c, long nodeCpus) {
+  public static PoolClusterSettings settings(ClusterConfig c, long nodeCpus) {
     double totalCpu = c.getTotalCpu() != null ? c.getTotalCpu() : nodeCpus;
     return new PoolClusterSettings(totalCpu, c.getPoolCapacitySaturationPeriodS(), c.getSmoothPeriodS(),
         c.getRelaxedShareMultiplierLimit());
