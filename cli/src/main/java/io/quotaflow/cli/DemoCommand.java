@@ -50,11 +50,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code quotaflow demo}: the whole pipeline for this node in one process (embedded broker and
  * registry, streams app, collector, enforcer), driving four CPU tasks and three stepping memory
- * allocators on real cgroups when they are writable, else on a simulated tree, with a live table until
- * Ctrl-C or {@code --duration} (docs/demo.md).
+ * allocators in a burst and a relaxed pool on real cgroups when they are writable, else on a simulated
+ * tree, with a live table of the tasks and the pools until Ctrl-C or {@code --duration} (docs/demo.md).
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-    description = {"Run the whole pipeline for this node in one process on seven demo tasks and show what it decides and does.",
+    description = {"Run the whole pipeline for this node in one process on seven demo tasks in two pools and show what it decides and does.",
         "On real cgroups when writable (root), else on a simulated cgroup tree (it says which). Ctrl-C stops it and cleans up.",
         "Example: sudo ./quotaflow demo --duration 2m"})
 final class DemoCommand implements Callable<Integer> {
