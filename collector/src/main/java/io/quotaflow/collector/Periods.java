@@ -6,10 +6,13 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses durations as operators write them: {@code 1s}, {@code 500ms}, {@code 2m}, or ISO {@code PT1S}. */
+/**
+ * Parses durations as operators write them: {@code 1s}, {@code 500ms}, {@code 2m}, ISO {@code PT1S},
+ * or a bare number of seconds ({@code 90}), as {@code sleep} and {@code timeout} read one.
+ */
 public final class Periods {
 
-  private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+  private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
 
   private Periods() {}
 
@@ -18,7 +21,7 @@ public final class Periods {
     Matcher m = SHORT.matcher(trimmed);
     if (m.matches()) {
       long amount = Long.parseLong(m.group(1));
-      switch (m.group(2)) {
+      switch (m.group(2) == null ? "s" : m.group(2)) {
         case "ms":
           return Duration.ofMillis(amount);
         case "s":

@@ -19,6 +19,14 @@ class PeriodsTest {
   }
 
   @Test
+  void aBareNumberIsSeconds() {
+    assertThat(Periods.parse("90")).isEqualTo(Duration.ofSeconds(90));
+    assertThat(Periods.parse(" 0 ")).isZero();
+    assertThatThrownBy(() -> Periods.parse("-5")).hasMessageContaining("not a duration: '-5'");
+    assertThatThrownBy(() -> Periods.parse("1.5")).hasMessageContaining("not a duration: '1.5'");
+  }
+
+  @Test
   void formatsWhatItReads() {
     for (String text : new String[] {"1s", "250ms", "1m", "90s"}) {
       assertThat(Periods.format(Periods.parse(text))).isEqualTo(text);
