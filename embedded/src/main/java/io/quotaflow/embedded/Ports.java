@@ -20,10 +20,14 @@ public final class Ports {
     }
   }
 
-  /** Whether {@code port} on {@code host} can be bound right now. */
+  /**
+   * Whether a listener can bind {@code port} on {@code host} right now. Probed as Kafka and the JDK's
+   * HTTP server bind, with SO_REUSEADDR: a port whose only connections are in TIME_WAIT (a broker or
+   * demo stopped a moment ago) is free for them, and so it is here.
+   */
   public static boolean isFree(String host, int port) {
     try (ServerSocket socket = new ServerSocket()) {
-      socket.setReuseAddress(false);
+      socket.setReuseAddress(true);
       socket.bind(new InetSocketAddress(host, port));
       return true;
     } catch (IOException e) {
