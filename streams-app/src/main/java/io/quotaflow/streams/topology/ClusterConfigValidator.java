@@ -22,6 +22,19 @@ public final class ClusterConfigValidator {
    */
   static final long MIN_FREEZE_LEASE_MS = 2_000;
 
+  /**
+   * The PBS hook raises the fudge factor for short CFS periods, where a task reaches less of its quota;
+   * ten times a task's CPUs is already no limit at all, so more is a typo.
+   */
+  static final double MAX_CFS_QUOTA_FUDGE_FACTOR = 10;
+
+  /**
+   * A zero-CPU task's quota in CPUs: 1 or more stops throttling a single-threaded one (the PBS hook's
+   * advice), more lets a multi-threaded one run on leftover CPU. The bound is the kernel's largest
+   * CPU count (NR_CPUS with MAXSMP).
+   */
+  static final double MAX_ZERO_CPUS_QUOTA_FRACTION = 8192;
+
   private ClusterConfigValidator() {}
 
   public static List<String> problems(ClusterConfig config) {
@@ -37,9 +50,9 @@ public final class ClusterConfigValidator {
     range(problems, "relaxed_share_multiplier_limit", config.getRelaxedShareMultiplierLimit(), 1, 10);
     range(problems, "fair_share_update_period_ms", config.getFairShareUpdatePeriodMs(), 10, 60_000);
     range(problems, "cfs_period_us", config.getCfsPeriodUs(), MIN_CFS_PERIOD_US, MAX_CFS_PERIOD_US);
-    range(problems, "cfs_quota_fudge_factor", config.getCfsQuotaFudgeFactor(), 1, 2);
+    range(problems, "cfs_quota_fudge_factor", config.getCfsQuotaFudgeFactor(), 1, MAX_CFS_QUOTA_FUDGE_FACTOR);
     range(problems, "zero_cpus_shares_fraction", config.getZeroCpusSharesFraction(), 0, 1);
-    range(problems, "zero_cpus_quota_fraction", config.getZeroCpusQuotaFraction(), 0.01, 1);
+    range(problems, "zero_cpus_quota_fraction", config.getZeroCpusQuotaFraction(), 0.01, MAX_ZERO_CPUS_QUOTA_FRACTION);
     range(problems, "peak_threshold_ratio", config.getPeakThresholdRatio(), 1, 100);
     range(problems, "peak_release_ratio", config.getPeakReleaseRatio(), 1, 100);
     if (config.getPeakReleaseRatio() > config.getPeakThresholdRatio()) {

@@ -30,6 +30,20 @@ class ClusterConfigValidatorTest {
   }
 
   @Test
+  void aZeroCpuQuotaOfACoreOrMoreAndAFudgeAboveTwoAreValid() {
+    // The PBS hook documents a zero_cpus_quota_fraction of 1.0 or higher as the way to stop throttling
+    // zero-CPU tasks, and a larger fudge factor for short CFS periods.
+    assertThat(ClusterConfigValidator.problems(defaults().setZeroCpusQuotaFraction(1.0).build())).isEmpty();
+    assertThat(ClusterConfigValidator.problems(defaults().setZeroCpusQuotaFraction(4.0).build())).isEmpty();
+    assertThat(ClusterConfigValidator.problems(defaults().setCfsQuotaFudgeFactor(3.0).setCfsPeriodUs(1_000).build()))
+        .isEmpty();
+    assertThat(ClusterConfigValidator.problems(defaults().setZeroCpusQuotaFraction(0.0).setCfsQuotaFudgeFactor(0.9)
+        .build())).containsExactlyInAnyOrder(
+            "cfs_quota_fudge_factor must be in [1, 10], was 0.9",
+            "zero_cpus_quota_fraction must be in [0.01, 8192], was 0");
+  }
+
+  @Test
   void releaseAboveThresholdIsRefused() {
     assertThat(ClusterConfigValidator.problems(defaults().setPeakThresholdRatio(1.05).setPeakReleaseRatio(1.2).build()))
         .singleElement().asString().contains("peak_release_ratio 1.2 is above peak_threshold_ratio 1.05");
