@@ -2,6 +2,7 @@ package io.quotaflow.streams.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
@@ -119,7 +120,7 @@ public final class Simulator implements AutoCloseable {
       throw new IllegalArgumentException("\"key\" must be a string");
     }
     String key = keyNode.asText();
-    JsonNode value = line.get("value");
+    JsonNode value = withKeyFields(type, key, line.get("value"));
     switch (type) {
       case "sample" -> {
         CgroupSample sample = read(value, CgroupSample.class, false);
@@ -137,6 +138,36 @@ public final class Simulator implements AutoCloseable {
       case "pool" -> pools.pipeInput(key, read(value, PoolConfig.class, true), timestamp(line, null));
       default -> throw new IllegalArgumentException("unknown type '" + type + "': expected cluster, pool, task, node or sample");
     }
+  }
+
+  /**
+   * The value with its own key fields ({@code cluster}, {@code pool}, {@code node}, {@code task}) taken
+   * from the record's key where it leaves them out, as a producer keying by id would fill them in; a
+   * value that gives them keeps them, so a mismatch still reaches the topology's key check.
+   */
+  static JsonNode withKeyFields(String type, String key, JsonNode value) {
+    if (!(value instanceof ObjectNode object)) {
+      return value;
+    }
+    ObjectNode filled = object.deepCopy();
+    switch (type) {
+      case "cluster" -> filled.putIfAbsent("cluster", JsonRecords.MAPPER.getNodeFactory().textNode(key));
+      case "pool" -> filled.putIfAbsent("pool", JsonRecords.MAPPER.getNodeFactory().textNode(key));
+      case "node" -> filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(key));
+      case "task", "sample" -> {
+        try {
+          TaskKey task = TaskKey.parse(key);
+          filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(task.node()));
+          filled.putIfAbsent("task", JsonRecords.MAPPER.getNodeFactory().textNode(task.task()));
+        } catch (IllegalArgumentException badKey) {
+          // left as given: the topology refuses the key with its own reason
+        }
+      }
+      default -> {
+        // an unknown type is reported by the caller
+      }
+    }
+    return filled;
   }
 
   private static <T extends SpecificRecord> T read(JsonNode value, Class<T> type, boolean tombstoneAllowed) {

@@ -113,6 +113,29 @@ class SimulatorTest {
   }
 
   @Test
+  void aValueLeavingOutItsOwnIdsTakesThemFromTheKey() throws IOException {
+    List<String> input = List.of(
+        "{\"type\": \"cluster\", \"key\": \"main\", \"value\": {\"total_cpu\": 2}}",
+        "{\"type\": \"pool\", \"key\": \"prod\", \"value\": {\"weight\": 2}}",
+        "{\"type\": \"node\", \"key\": \"n1\", \"value\": {\"ts_ms\": " + T0 + ", \"memory_total_bytes\": 8589934592,"
+            + " \"cpus\": 2, \"cgroup_version\": 1}}",
+        "{\"type\": \"task\", \"key\": \"n1/t\", \"value\": {\"ncpus\": 1, \"pool\": \"prod\"}}",
+        "{\"type\": \"sample\", \"key\": \"n1/t\", \"value\": {\"ts_ms\": " + T0 + ", \"cpu_usage_usec\": 0,"
+            + " \"memory_bytes\": 1048576}}",
+        "{\"type\": \"pool\", \"key\": \"other\", \"value\": {\"pool\": \"prod\"}}");
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).singleElement().satisfies(error -> {
+      assertThat(error.line()).as("a value naming another id than its key is still refused").isEqualTo(6L);
+      assertThat(error.message()).contains("key 'other' does not match pool 'prod'");
+    });
+    assertThat(on(run, "cpu-decisions")).singleElement().satisfies(decision -> {
+      assertThat(decision.path("key").asText()).isEqualTo("n1/t");
+      assertThat(decision.path("value").path("node").asText()).isEqualTo("n1");
+      assertThat(decision.path("value").path("task").asText()).isEqualTo("t");
+    });
+  }
+
+  @Test
   void badLinesAreReportedWithTheirNumberAndTheRestStillRuns() throws IOException {
     List<String> input = List.of(
         "not json",
