@@ -10,7 +10,6 @@ import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.MonitorStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.streams.engine.cpu.CgroupCpuValues;
-import io.quotaflow.streams.engine.cpu.CgroupVersion;
 import io.quotaflow.streams.engine.cpu.CpuCgroupConfig;
 import io.quotaflow.streams.engine.cpu.CpuCgroupSettings;
 import io.quotaflow.streams.engine.cpu.CpuReading;
@@ -278,9 +277,9 @@ final class CpuDecisionMaker {
 
   private static NodeCpu nodeCpu(NodeStatus node) {
     if (node == null) {
-      return NodeCpu.of(1, CgroupVersion.V1);
+      return new NodeCpu(1);
     }
-    return NodeCpu.of(Math.max(1, node.getThreadsPerCore()), CgroupVersion.of(node.getCgroupVersion()));
+    return new NodeCpu(Math.max(1, node.getThreadsPerCore()));
   }
 
   private static TaskCpuState emptyState(String node, String task, TaskSpec spec) {

@@ -68,24 +68,9 @@ public final class CpuCgroupSettings {
         .multiply(BigDecimal.valueOf(config.cfsQuotaFudgeFactor()))
         .setScale(0, RoundingMode.CEILING);
     quotaUs = quotaUs.min(BigDecimal.valueOf(CgroupCpuValues.MAX_QUOTA_US));
-
-    if (node.cgroupVersion() == CgroupVersion.V1 && node.parentQuota().isPresent()
-        && node.parentQuota().get().isLimited()) {
-      quotaUs = quotaUs.min(parentCapUs(node.parentQuota().get(), config.cfsPeriodUs()));
-    }
-    // Last, so the value is always one the kernel accepts on its own; a parent allowing less
-    // than 1 ms per our period would make v1 reject any quota anyway.
+    // Last, so the value is always one the kernel accepts on its own. A v1 parent with a lower
+    // quota is the enforcer's to honour: it reads the parent when it writes, and reports the clamp.
     return Math.max(quotaUs.longValueExact(), CgroupCpuValues.MIN_QUOTA_US);
-  }
-
-  /**
-   * v1 rejects (EINVAL) a child whose quota/period exceeds the parent's, so the parent's quota
-   * is rescaled to our period before it caps ours; with equal periods this is PBS's clamp.
-   */
-  private static BigDecimal parentCapUs(ParentQuota parent, long periodUs) {
-    return BigDecimal.valueOf(parent.quotaUs())
-        .multiply(BigDecimal.valueOf(periodUs))
-        .divide(BigDecimal.valueOf(parent.periodUs()), 0, RoundingMode.FLOOR);
   }
 
   private static long clamp(long value, long lo, long hi) {

@@ -2,7 +2,6 @@ package io.quotaflow.streams.engine.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -31,12 +30,7 @@ class CpuCgroupSettingsPropertyTest {
 
   @Provide
   Arbitrary<NodeCpu> nodes() {
-    Arbitrary<Optional<ParentQuota>> parents = Combinators.combine(
-            Arbitraries.longs().between(-1, 50_000_000), Arbitraries.longs().between(1000, 1_000_000))
-        .as(ParentQuota::new).optional(0.5);
-    return Combinators.combine(
-            Arbitraries.integers().between(1, 4), Arbitraries.of(CgroupVersion.class), parents)
-        .as(NodeCpu::new);
+    return Arbitraries.integers().between(1, 4).map(NodeCpu::new);
   }
 
   @Property(tries = 500)
@@ -74,7 +68,7 @@ class CpuCgroupSettingsPropertyTest {
     CpuCgroupConfig enforced = new CpuCgroupConfig(config.cfsPeriodUs(), config.cfsQuotaFudgeFactor(), true,
         config.zeroCpusSharesFraction(), config.zeroCpusQuotaFraction(), config.ncpusAreCores(),
         config.useHyperthreads());
-    NodeCpu node = NodeCpu.of(threadsPerCore, CgroupVersion.V1);
+    NodeCpu node = new NodeCpu(threadsPerCore);
     long quotaUs = settings.compute(enforced, new TaskCpu(hardLimitCpu, hardLimitCpu, hardLimitCpu), node)
         .quotaUs();
 

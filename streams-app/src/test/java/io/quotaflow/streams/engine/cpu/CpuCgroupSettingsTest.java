@@ -3,7 +3,6 @@ package io.quotaflow.streams.engine.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CpuCgroupSettingsTest {
@@ -12,20 +11,15 @@ class CpuCgroupSettingsTest {
   private static final CpuCgroupConfig DEFAULTS = CpuCgroupConfig.DEFAULTS;
   private static final CpuCgroupConfig ENFORCED =
       new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, false);
-  private static final NodeCpu V1 = NodeCpu.of(1, CgroupVersion.V1);
-  private static final NodeCpu V2 = NodeCpu.of(1, CgroupVersion.V2);
+  private static final NodeCpu NODE = new NodeCpu(1);
 
   private static TaskCpu task(double cpus) {
     return new TaskCpu(cpus, cpus, cpus);
   }
 
-  private static NodeCpu v1WithParent(long quotaUs, long periodUs) {
-    return new NodeCpu(1, CgroupVersion.V1, Optional.of(new ParentQuota(quotaUs, periodUs)));
-  }
-
   @Test
   void fourCpusGetFourThousandSharesAndNoQuotaByDefault() {
-    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, task(4), V1);
+    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, task(4), NODE);
     assertThat(values).isEqualTo(new CgroupCpuValues(4000, 391, -1, 100_000));
     assertThat(values.hasQuota()).isFalse();
   }
@@ -33,19 +27,19 @@ class CpuCgroupSettingsTest {
   @Test
   void enforcedQuotaIsPeriodTimesTheHardLimitTimesTheFudgeFactor() {
     // The PBS hook's own test numbers: ncpus=4 -> quota 412000 at period 100000.
-    assertThat(SETTINGS.compute(ENFORCED, task(4), V1).quotaUs()).isEqualTo(412_000);
-    assertThat(SETTINGS.compute(ENFORCED, task(1.5), V1).quotaUs()).isEqualTo(154_500);
+    assertThat(SETTINGS.compute(ENFORCED, task(4), NODE).quotaUs()).isEqualTo(412_000);
+    assertThat(SETTINGS.compute(ENFORCED, task(1.5), NODE).quotaUs()).isEqualTo(154_500);
   }
 
   @Test
   void quotaIsRoundedUp() {
     // 100000 x 0.3333 x 1.03 = 34329.9
-    assertThat(SETTINGS.compute(ENFORCED, task(0.3333), V1).quotaUs()).isEqualTo(34_330);
+    assertThat(SETTINGS.compute(ENFORCED, task(0.3333), NODE).quotaUs()).isEqualTo(34_330);
   }
 
   @Test
   void sharesFollowTheEffectiveLimitAndTheQuotaFollowsTheHardLimit() {
-    CgroupCpuValues values = SETTINGS.compute(ENFORCED, new TaskCpu(4, 4, 1.5), V1);
+    CgroupCpuValues values = SETTINGS.compute(ENFORCED, new TaskCpu(4, 4, 1.5), NODE);
     assertThat(values.shares()).isEqualTo(1500);
     assertThat(values.weight()).isEqualTo(146); // 146.48
     assertThat(values.quotaUs()).isEqualTo(412_000);
@@ -53,13 +47,13 @@ class CpuCgroupSettingsTest {
 
   @Test
   void sharesAreTruncatedLikePythonsInt() {
-    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(2, 2, 1.9999), V1).shares()).isEqualTo(1999);
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(2, 2, 1.9999), NODE).shares()).isEqualTo(1999);
     assertThat(CpuCgroupSettings.shares(0.0039)).isEqualTo(3);
   }
 
   @Test
   void zeroCpuTaskIsWeightlessAndAlwaysGetsAQuota() {
-    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, new TaskCpu(0, 0, 0), V1);
+    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, new TaskCpu(0, 0, 0), NODE);
     // int(100000 x 0.2 x 1.03) = 20600, about 0.206 CPU: the PBS hook's worked example.
     assertThat(values).isEqualTo(new CgroupCpuValues(2, 1, 20_600, 100_000));
   }
@@ -67,26 +61,26 @@ class CpuCgroupSettingsTest {
   @Test
   void zeroCpuSharesFollowTheFractionButNeverGoBelowTwo() {
     CpuCgroupConfig tenth = new CpuCgroupConfig(100_000, 1.03, false, 0.01, 0.2, false, false);
-    assertThat(SETTINGS.compute(tenth, task(0), V1).shares()).isEqualTo(10);
+    assertThat(SETTINGS.compute(tenth, task(0), NODE).shares()).isEqualTo(10);
     CpuCgroupConfig tiny = new CpuCgroupConfig(100_000, 1.03, false, 0.001, 0.2, false, false);
-    assertThat(SETTINGS.compute(tiny, task(0), V1).shares()).isEqualTo(2);
+    assertThat(SETTINGS.compute(tiny, task(0), NODE).shares()).isEqualTo(2);
     CpuCgroupConfig huge = new CpuCgroupConfig(100_000, 1.03, false, 1000, 0.2, false, false);
-    assertThat(SETTINGS.compute(huge, task(0), V1).shares()).isEqualTo(262_144);
+    assertThat(SETTINGS.compute(huge, task(0), NODE).shares()).isEqualTo(262_144);
   }
 
   @Test
   void zeroCpuTasksIgnoreTheirEffectiveLimit() {
-    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), V1).shares()).isEqualTo(2);
-    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), V1).quotaUs()).isEqualTo(20_600);
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), NODE).shares()).isEqualTo(2);
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(0, 3, 3), NODE).quotaUs()).isEqualTo(20_600);
   }
 
   @Test
   void sharesAndWeightClampAtTheKernelBounds() {
-    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(1, 1, 0.001), V1))
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(1, 1, 0.001), NODE))
         .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(2L, 1L);
-    assertThat(SETTINGS.compute(DEFAULTS, task(300), V1))
+    assertThat(SETTINGS.compute(DEFAULTS, task(300), NODE))
         .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(262_144L, 10_000L);
-    assertThat(SETTINGS.compute(DEFAULTS, task(1e300), V1).shares()).isEqualTo(262_144);
+    assertThat(SETTINGS.compute(DEFAULTS, task(1e300), NODE).shares()).isEqualTo(262_144);
   }
 
   @Test
@@ -103,7 +97,7 @@ class CpuCgroupSettingsTest {
 
   @Test
   void hyperthreadsMultiplyTheQuotaOnlyWhenNcpusAreCores() {
-    NodeCpu smt2 = NodeCpu.of(2, CgroupVersion.V1);
+    NodeCpu smt2 = new NodeCpu(2);
     CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, true);
     CpuCgroupConfig coresOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, false);
     CpuCgroupConfig threadsOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, true);
@@ -118,57 +112,25 @@ class CpuCgroupSettingsTest {
   @Test
   void zeroCpuQuotaIsAFractionOfOneThreadEvenWithHyperthreads() {
     CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, true, true);
-    assertThat(SETTINGS.compute(both, task(0), NodeCpu.of(2, CgroupVersion.V1)).quotaUs()).isEqualTo(20_600);
+    assertThat(SETTINGS.compute(both, task(0), new NodeCpu(2)).quotaUs()).isEqualTo(20_600);
   }
 
   @Test
   void quotaIsAtLeastOneMillisecond() {
     // 100000 x 0.001 x 1.03 = 103 usec: the kernel rejects a quota below 1000.
-    assertThat(SETTINGS.compute(ENFORCED, task(0.001), V1).quotaUs()).isEqualTo(1000);
-    assertThat(SETTINGS.compute(ENFORCED, new TaskCpu(1, 0, 0), V1).quotaUs()).isEqualTo(1000);
+    assertThat(SETTINGS.compute(ENFORCED, task(0.001), NODE).quotaUs()).isEqualTo(1000);
+    assertThat(SETTINGS.compute(ENFORCED, new TaskCpu(1, 0, 0), NODE).quotaUs()).isEqualTo(1000);
   }
 
   @Test
   void quotaIsAtMostTheKernelMaximum() {
-    assertThat(SETTINGS.compute(ENFORCED, task(1e12), V1).quotaUs()).isEqualTo(CgroupCpuValues.MAX_QUOTA_US);
-  }
-
-  @Test
-  void parentQuotaCapsTheQuotaOnV1() {
-    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(200_000, 100_000)).quotaUs())
-        .isEqualTo(200_000);
-    assertThat(SETTINGS.compute(ENFORCED, task(1), v1WithParent(200_000, 100_000)).quotaUs())
-        .isEqualTo(103_000);
-    assertThat(SETTINGS.compute(DEFAULTS, task(0), v1WithParent(10_000, 100_000)).quotaUs())
-        .isEqualTo(10_000);
-  }
-
-  @Test
-  void parentQuotaIsRescaledToOurPeriodBecauseTheKernelComparesQuotaOverPeriod() {
-    // 150000 per 50000 is 3 CPUs: at our 100000 period that is 300000.
-    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(150_000, 50_000)).quotaUs())
-        .isEqualTo(300_000);
-    // 100001 per 300000 rescales to 33333.67: rounded down so the child never exceeds it.
-    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(100_001, 300_000)).quotaUs())
-        .isEqualTo(33_333);
-  }
-
-  @Test
-  void anUnlimitedParentCapsNothing() {
-    assertThat(SETTINGS.compute(ENFORCED, task(4), v1WithParent(-1, 100_000)).quotaUs()).isEqualTo(412_000);
-  }
-
-  @Test
-  void parentQuotaIsIgnoredOnV2WhereTheKernelTakesTheMinimumItself() {
-    NodeCpu v2WithParent = new NodeCpu(1, CgroupVersion.V2, Optional.of(new ParentQuota(200_000, 100_000)));
-    assertThat(SETTINGS.compute(ENFORCED, task(4), v2WithParent).quotaUs()).isEqualTo(412_000);
-    assertThat(SETTINGS.compute(ENFORCED, task(4), V2).quotaUs()).isEqualTo(412_000);
+    assertThat(SETTINGS.compute(ENFORCED, task(1e12), NODE).quotaUs()).isEqualTo(CgroupCpuValues.MAX_QUOTA_US);
   }
 
   @Test
   void periodIsAlwaysWrittenEvenWithoutAQuota() {
     CpuCgroupConfig shortPeriod = new CpuCgroupConfig(20_000, 1.03, false, 0.002, 0.2, false, false);
-    assertThat(SETTINGS.compute(shortPeriod, task(2), V2))
+    assertThat(SETTINGS.compute(shortPeriod, task(2), NODE))
         .isEqualTo(new CgroupCpuValues(2000, 195, -1, 20_000));
   }
 
@@ -194,10 +156,7 @@ class CpuCgroupSettingsTest {
     assertThatThrownBy(() -> new TaskCpu(-1, 1, 1)).hasMessageContaining("task.ncpus");
     assertThatThrownBy(() -> new TaskCpu(1, Double.POSITIVE_INFINITY, 1)).hasMessageContaining("task.hard_limit_cpu");
     assertThatThrownBy(() -> new TaskCpu(1, 1, Double.NaN)).hasMessageContaining("task.effective_limit_cpu");
-    assertThatThrownBy(() -> NodeCpu.of(0, CgroupVersion.V1)).hasMessageContaining("node.threads_per_core");
-    assertThatThrownBy(() -> new ParentQuota(100_000, 0)).hasMessageContaining("parent.cfs_period_us");
-    assertThatThrownBy(() -> CgroupVersion.of(3)).hasMessageContaining("cgroup_version");
-    assertThat(CgroupVersion.of(2)).isEqualTo(CgroupVersion.V2);
+    assertThatThrownBy(() -> new NodeCpu(0)).hasMessageContaining("node.threads_per_core");
   }
 
   @Test
