@@ -43,9 +43,9 @@ final class V1CpuControl {
     long period = settings.periodUs();
     long quota = settings.quotaUs();
     String detail = "";
-    if (quota != CpuSettings.NO_QUOTA) {
+    if (quota != KernelCpuLimits.NO_QUOTA) {
       long limit = ancestorQuotaLimitUs(period);
-      if (limit != CpuSettings.NO_QUOTA && quota > limit) {
+      if (limit != KernelCpuLimits.NO_QUOTA && quota > limit) {
         detail = "quota " + quota + " us clamped to " + limit + " us, the most an ancestor's quota"
             + " allows at period " + period + " us";
         quota = limit;
@@ -101,7 +101,7 @@ final class V1CpuControl {
    * or NO_QUOTA when no ancestor has one.
    */
   long ancestorQuotaLimitUs(long periodUs) throws IOException {
-    long limit = CpuSettings.NO_QUOTA;
+    long limit = KernelCpuLimits.NO_QUOTA;
     for (Path dir = cpu.parent(); dir != null && dir.startsWith(cpu.root()); dir = dir.getParent()) {
       String quotaText = KernfsIo.readOrNull(dir.resolve(QUOTA));
       String periodText = KernfsIo.readOrNull(dir.resolve(PERIOD));
@@ -113,7 +113,7 @@ final class V1CpuControl {
       if (quota > 0 && period > 0) {
         long allowed = BigInteger.valueOf(quota).multiply(BigInteger.valueOf(periodUs))
             .divide(BigInteger.valueOf(period)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
-        limit = limit == CpuSettings.NO_QUOTA ? allowed : Math.min(limit, allowed);
+        limit = limit == KernelCpuLimits.NO_QUOTA ? allowed : Math.min(limit, allowed);
       }
     }
     return limit;

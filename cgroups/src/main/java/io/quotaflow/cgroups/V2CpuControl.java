@@ -49,7 +49,7 @@ final class V2CpuControl {
     String[] parts = text.trim().split("\\s+");
     try {
       if (parts.length == 2) {
-        long quota = parts[0].equals("max") ? CpuSettings.NO_QUOTA : Long.parseLong(parts[0]);
+        long quota = parts[0].equals("max") ? KernelCpuLimits.NO_QUOTA : Long.parseLong(parts[0]);
         return new long[] {quota, Long.parseLong(parts[1])};
       }
     } catch (NumberFormatException e) {
@@ -59,15 +59,15 @@ final class V2CpuControl {
   }
 
   static String formatMax(long quotaUs, long periodUs) {
-    return (quotaUs == CpuSettings.NO_QUOTA ? "max" : Long.toString(quotaUs)) + " " + periodUs;
+    return (quotaUs == KernelCpuLimits.NO_QUOTA ? "max" : Long.toString(quotaUs)) + " " + periodUs;
   }
 
   CpuApplyResult apply(TaskId task, CpuSettings settings) throws IOException {
     Path dir = requireCpuFiles(tree.groupDir(h, task));
     CpuValues before = read(dir);
     List<FileWrite> writes = new ArrayList<>();
-    // The kernel stores a weight as shares and reads it back rounded; within [1, 10000] that
-    // round trip is exact, and outside it the write fails with ERANGE.
+    // The kernel stores a weight as shares and reads it back rounded; within
+    // [MIN_WEIGHT, MAX_WEIGHT] that round trip is exact, and outside it the write fails with ERANGE.
     if (before.weight() != settings.weight()) {
       String text = Long.toString(settings.weight());
       tree.write(dir, WEIGHT, text);

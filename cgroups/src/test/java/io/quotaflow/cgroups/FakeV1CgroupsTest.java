@@ -158,7 +158,7 @@ class FakeV1CgroupsTest {
     assertThat(again.writes()).isEmpty();
     assertThat(again.readBack()).isEqualTo(new CpuValues(2L, null, 20600, 100000));
 
-    CpuApplyResult unlimited = cgroups.applyCpu(job, new CpuSettings(2, 1, CpuSettings.NO_QUOTA, 100000));
+    CpuApplyResult unlimited = cgroups.applyCpu(job, new CpuSettings(2, 1, KernelCpuLimits.NO_QUOTA, 100000));
     assertThat(unlimited.writes()).containsExactly(new FileWrite("cpu.cfs_quota_us", "20600", "-1"));
   }
 

@@ -34,7 +34,7 @@ class FakeV2CgroupsTest {
       tree.file("unified/qf/job1/cpu.max", "max 100000\n");
       tree.file("unified/qf/job1/cgroup.events", "populated 1\nfrozen 1\n");
       CgroupStats next = reader.read();
-      assertThat(next.cpuQuotaUs()).isEqualTo(CpuSettings.NO_QUOTA);
+      assertThat(next.cpuQuotaUs()).isEqualTo(KernelCpuLimits.NO_QUOTA);
       assertThat(next.cpuQuotaCores()).isNull();
       assertThat(next.freezer()).isEqualTo(FreezerState.FROZEN);
     }

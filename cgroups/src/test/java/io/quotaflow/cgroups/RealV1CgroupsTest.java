@@ -74,7 +74,7 @@ class RealV1CgroupsTest {
       assertThat(idleStats.memoryBytes()).isNotNull();
       assertThat(idleStats.memoryPeakBytes()).isNotNull();
       assertThat(idleStats.freezer()).isEqualTo(FreezerState.THAWED);
-      assertThat(idleStats.cpuQuotaUs()).isEqualTo(CpuSettings.NO_QUOTA);
+      assertThat(idleStats.cpuQuotaUs()).isEqualTo(KernelCpuLimits.NO_QUOTA);
       assertThat(idleStats.cpuPeriodUs()).isNull();
       assertThat(idleStats.cpuQuotaCores()).isNull();
       assertThat(idleStats.nrThrottled()).isZero();

@@ -2,6 +2,7 @@ package io.quotaflow.enforcer;
 
 import io.quotaflow.cgroups.CpuSettings;
 import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.KernelCpuLimits;
 
 /** CPU values as results and logs print them: {@code shares 500, quota 50000/100000 us}. */
 final class Values {
@@ -25,6 +26,6 @@ final class Values {
   }
 
   private static String quota(long quotaUs, long periodUs) {
-    return (quotaUs == CpuSettings.NO_QUOTA ? "no quota" : "quota " + quotaUs + " us") + " per " + periodUs + " us period";
+    return (quotaUs == KernelCpuLimits.NO_QUOTA ? "no quota" : "quota " + quotaUs + " us") + " per " + periodUs + " us period";
   }
 }

@@ -68,7 +68,7 @@ public final class TaskBoard implements AutoCloseable {
       rows.add(new TaskRow(task.name(), task.pool(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
-          cpu == null ? null : cpu.toSettings().shares(),
+          cpu == null ? null : cpu.sharesEquivalent(),
           cpu == null ? null : cpu.quotaCores(),
           now.memoryBytes(),
           role,

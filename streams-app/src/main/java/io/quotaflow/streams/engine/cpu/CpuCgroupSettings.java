@@ -1,5 +1,6 @@
 package io.quotaflow.streams.engine.cpu;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
@@ -17,13 +18,14 @@ public final class CpuCgroupSettings {
     long shares = task.isZeroCpu()
         ? zeroCpuShares(config.zeroCpusSharesFraction())
         : shares(task.effectiveLimitCpu());
-    return new CgroupCpuValues(shares, weight(shares), quotaUs(config, task, node), config.cfsPeriodUs());
+    return new CgroupCpuValues(shares, KernelCpuLimits.weightForShares(shares), quotaUs(config, task, node),
+        config.cfsPeriodUs());
   }
 
   /** clamp(int(1000 x e), 2, 262144): the kernel clamps silently to the same range. */
   static long shares(double effectiveLimitCpu) {
-    return clamp((long) (SHARES_PER_CPU * effectiveLimitCpu), CgroupCpuValues.MIN_SHARES,
-        CgroupCpuValues.MAX_SHARES);
+    // A double beyond Long.MAX_VALUE casts to Long.MAX_VALUE, which clamps to the maximum.
+    return KernelCpuLimits.clampShares((long) (SHARES_PER_CPU * effectiveLimitCpu));
   }
 
   /**
@@ -35,14 +37,6 @@ public final class CpuCgroupSettings {
   }
 
   /**
-   * clamp(round(shares x 100 / 1024), 1, 10000), rounding half up in integers exactly as the
-   * kernel converts between shares and weight, so ratios between tasks survive on v2.
-   */
-  static long weight(long shares) {
-    return clamp((shares * 100 + 512) / 1024, CgroupCpuValues.MIN_WEIGHT, CgroupCpuValues.MAX_WEIGHT);
-  }
-
-  /**
    * ceil(period x h x fudge), h = cpu_limit (x threads per core when ncpus are cores and
    * hyperthreads are used) or zero_cpus_quota_fraction for a zero-CPU task, which always gets a
    * quota "to keep it honest". Decimal arithmetic on the doubles' shortest decimal forms, so
@@ -50,7 +44,7 @@ public final class CpuCgroupSettings {
    */
   static long quotaUs(CpuCgroupConfig config, TaskCpu task, NodeCpu node) {
     if (!task.isZeroCpu() && !config.enforcePerPeriodQuota()) {
-      return CgroupCpuValues.NO_QUOTA;
+      return KernelCpuLimits.NO_QUOTA;
     }
     BigDecimal cpu;
     if (task.isZeroCpu()) {
@@ -67,13 +61,9 @@ public final class CpuCgroupSettings {
         .multiply(cpu)
         .multiply(BigDecimal.valueOf(config.cfsQuotaFudgeFactor()))
         .setScale(0, RoundingMode.CEILING);
-    quotaUs = quotaUs.min(BigDecimal.valueOf(CgroupCpuValues.MAX_QUOTA_US));
+    quotaUs = quotaUs.min(BigDecimal.valueOf(KernelCpuLimits.MAX_QUOTA_US));
     // Last, so the value is always one the kernel accepts on its own. A v1 parent with a lower
     // quota is the enforcer's to honour: it reads the parent when it writes, and reports the clamp.
-    return Math.max(quotaUs.longValueExact(), CgroupCpuValues.MIN_QUOTA_US);
-  }
-
-  private static long clamp(long value, long lo, long hi) {
-    return Math.min(Math.max(value, lo), hi);
+    return Math.max(quotaUs.longValueExact(), KernelCpuLimits.MIN_QUOTA_US);
   }
 }

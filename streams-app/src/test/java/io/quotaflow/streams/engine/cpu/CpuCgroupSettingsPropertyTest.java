@@ -2,6 +2,7 @@ package io.quotaflow.streams.engine.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -18,7 +19,7 @@ class CpuCgroupSettingsPropertyTest {
   @Provide
   Arbitrary<CpuCgroupConfig> configs() {
     return Combinators.combine(
-            Arbitraries.longs().between(CpuCgroupConfig.MIN_PERIOD_US, CpuCgroupConfig.MAX_PERIOD_US),
+            Arbitraries.longs().between(KernelCpuLimits.MIN_PERIOD_US, KernelCpuLimits.MAX_PERIOD_US),
             Arbitraries.doubles().between(0.5, 3).ofScale(6).withSpecialValue(1.03),
             Arbitraries.of(true, false),
             Arbitraries.doubles().between(0, 2).ofScale(6),
@@ -75,10 +76,10 @@ class CpuCgroupSettingsPropertyTest {
     double multiplier = config.ncpusAreCores() && config.useHyperthreads() ? threadsPerCore : 1;
     double exactUs = config.cfsPeriodUs() * hardLimitCpu * multiplier * config.cfsQuotaFudgeFactor();
     double slackUs = 1e-9 * exactUs;
-    if (exactUs > CgroupCpuValues.MIN_QUOTA_US) {
+    if (exactUs > KernelCpuLimits.MIN_QUOTA_US) {
       assertThat((double) quotaUs).isBetween(exactUs - slackUs, exactUs + 1 + slackUs);
     } else {
-      assertThat(quotaUs).isEqualTo(CgroupCpuValues.MIN_QUOTA_US);
+      assertThat(quotaUs).isEqualTo(KernelCpuLimits.MIN_QUOTA_US);
     }
   }
 

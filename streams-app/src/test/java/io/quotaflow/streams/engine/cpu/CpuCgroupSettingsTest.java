@@ -3,6 +3,7 @@ package io.quotaflow.streams.engine.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
 import org.junit.jupiter.api.Test;
 
 class CpuCgroupSettingsTest {
@@ -84,15 +85,10 @@ class CpuCgroupSettingsTest {
   }
 
   @Test
-  void weightIsLinearInSharesAndRoundsHalfUpLikeTheKernel() {
-    assertThat(CpuCgroupSettings.weight(1024)).isEqualTo(100);
-    assertThat(CpuCgroupSettings.weight(1000)).isEqualTo(98);   // 97.66
-    assertThat(CpuCgroupSettings.weight(128)).isEqualTo(13);    // exactly 12.5
-    assertThat(CpuCgroupSettings.weight(384)).isEqualTo(38);    // exactly 37.5
-    assertThat(CpuCgroupSettings.weight(15)).isEqualTo(1);      // 1.46
-    assertThat(CpuCgroupSettings.weight(2)).isEqualTo(1);
-    assertThat(CpuCgroupSettings.weight(102_400)).isEqualTo(10_000);
-    assertThat(CpuCgroupSettings.weight(262_144)).isEqualTo(10_000);
+  void weightFollowsTheSharesByTheKernelsConversion() {
+    // 1500 x 100 / 1024 = 146.48; the conversion itself is tested in cgroups (KernelCpuLimitsTest).
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(4, 4, 1.5), NODE).weight()).isEqualTo(146);
+    assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(4, 4, 1.024), NODE).weight()).isEqualTo(100);
   }
 
   @Test
@@ -124,7 +120,7 @@ class CpuCgroupSettingsTest {
 
   @Test
   void quotaIsAtMostTheKernelMaximum() {
-    assertThat(SETTINGS.compute(ENFORCED, task(1e12), NODE).quotaUs()).isEqualTo(CgroupCpuValues.MAX_QUOTA_US);
+    assertThat(SETTINGS.compute(ENFORCED, task(1e12), NODE).quotaUs()).isEqualTo(KernelCpuLimits.MAX_QUOTA_US);
   }
 
   @Test
