@@ -3,7 +3,7 @@ package io.quotaflow.cgroups;
 import java.util.List;
 
 /**
- * What applying {@link CpuSettings} did.
+ * What applying {@link CgroupCpuWrite} did.
  *
  * @param requested the settings asked for
  * @param readBack the values read from the kernel afterwards; they equal the kernel-normalized
@@ -14,8 +14,8 @@ import java.util.List;
 public record CpuApplyResult(
     TaskId task,
     WriteOutcome outcome,
-    CpuSettings requested,
-    CpuValues readBack,
+    CgroupCpuWrite requested,
+    CgroupCpuRead readBack,
     List<FileWrite> writes,
     String detail) {
 

@@ -28,18 +28,18 @@ final class V1CpuControl {
     this.cpu = cpu;
   }
 
-  CpuValues read(TaskId task) throws IOException {
+  CgroupCpuRead read(TaskId task) throws IOException {
     return read(tree.groupDir(cpu, task));
   }
 
-  private static CpuValues read(Path dir) throws IOException {
-    return new CpuValues(KernfsIo.readLong(dir.resolve(SHARES)), null,
+  private static CgroupCpuRead read(Path dir) throws IOException {
+    return new CgroupCpuRead(KernfsIo.readLong(dir.resolve(SHARES)), null,
         KernfsIo.readLong(dir.resolve(QUOTA)), KernfsIo.readLong(dir.resolve(PERIOD)));
   }
 
-  CpuApplyResult apply(TaskId task, CpuSettings settings) throws IOException {
+  CpuApplyResult apply(TaskId task, CgroupCpuWrite settings) throws IOException {
     Path dir = tree.groupDir(cpu, task);
-    CpuValues before = read(dir);
+    CgroupCpuRead before = read(dir);
     long period = settings.periodUs();
     long quota = settings.quotaUs();
     String detail = "";
@@ -87,7 +87,7 @@ final class V1CpuControl {
         throw e;
       }
     }
-    CpuValues after = read(dir);
+    CgroupCpuRead after = read(dir);
     expect(dir, SHARES, settings.kernelShares(), after.shares());
     expect(dir, PERIOD, period, after.periodUs());
     expect(dir, QUOTA, quota, after.quotaUs());

@@ -34,14 +34,14 @@ final class V2CpuControl {
     return text == null || text.isBlank() ? List.of() : Arrays.asList(text.split("\\s+"));
   }
 
-  CpuValues read(TaskId task) throws IOException {
+  CgroupCpuRead read(TaskId task) throws IOException {
     return read(requireCpuFiles(tree.groupDir(h, task)));
   }
 
-  private static CpuValues read(Path dir) throws IOException {
+  private static CgroupCpuRead read(Path dir) throws IOException {
     long weight = KernfsIo.readLong(dir.resolve(WEIGHT));
     long[] max = parseMax(dir, KernfsIo.read(dir.resolve(MAX)));
-    return new CpuValues(null, weight, max[0], max[1]);
+    return new CgroupCpuRead(null, weight, max[0], max[1]);
   }
 
   /** {@code "max 100000"} or {@code "50000 100000"} as {quota (NO_QUOTA for max), period}. */
@@ -62,9 +62,9 @@ final class V2CpuControl {
     return (quotaUs == KernelCpuLimits.NO_QUOTA ? "max" : Long.toString(quotaUs)) + " " + periodUs;
   }
 
-  CpuApplyResult apply(TaskId task, CpuSettings settings) throws IOException {
+  CpuApplyResult apply(TaskId task, CgroupCpuWrite settings) throws IOException {
     Path dir = requireCpuFiles(tree.groupDir(h, task));
-    CpuValues before = read(dir);
+    CgroupCpuRead before = read(dir);
     List<FileWrite> writes = new ArrayList<>();
     // The kernel stores a weight as shares and reads it back rounded; within
     // [MIN_WEIGHT, MAX_WEIGHT] that round trip is exact, and outside it the write fails with ERANGE.
@@ -80,7 +80,7 @@ final class V2CpuControl {
       tree.write(dir, MAX, text);
       writes.add(new FileWrite(MAX, formatMax(before.quotaUs(), before.periodUs()), text));
     }
-    CpuValues after = read(dir);
+    CgroupCpuRead after = read(dir);
     if (after.weight() != settings.weight()) {
       throw new ReadBackMismatchException(dir.resolve(WEIGHT), Long.toString(settings.weight()),
           Long.toString(after.weight()));

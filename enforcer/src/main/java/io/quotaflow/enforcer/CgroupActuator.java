@@ -1,12 +1,12 @@
 package io.quotaflow.enforcer;
 
+import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.CgroupGoneException;
 import io.quotaflow.cgroups.CgroupUnsupportedException;
 import io.quotaflow.cgroups.CgroupWriteException;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.CpuApplyResult;
-import io.quotaflow.cgroups.CpuSettings;
-import io.quotaflow.cgroups.CpuValues;
 import io.quotaflow.cgroups.FileWrite;
 import io.quotaflow.cgroups.FreezeOutcome;
 import io.quotaflow.cgroups.FreezeResult;
@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
 final class CgroupActuator {
 
   /** A read that either produced values or failed with the outcome to report. */
-  record CpuRead(CpuValues values, Outcome failure) {}
+  record CpuRead(CgroupCpuRead values, Outcome failure) {}
 
   /** A freezer state read that either produced the state or failed with the outcome to report. */
   record FreezerRead(FreezerState state, Outcome failure) {}
@@ -68,7 +68,7 @@ final class CgroupActuator {
   }
 
   /** Writes the settings; the result carries the values read back. */
-  Outcome writeCpu(TaskId task, CpuSettings settings) {
+  Outcome writeCpu(TaskId task, CgroupCpuWrite settings) {
     long start = System.nanoTime();
     try {
       CpuApplyResult result = cgroups.applyCpu(task, settings);

@@ -1,7 +1,7 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuSettings;
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.KernelCpuLimits;
 
 /** CPU values as results and logs print them: {@code shares 500, quota 50000/100000 us}. */
@@ -9,7 +9,7 @@ final class Values {
 
   private Values() {}
 
-  static String of(CpuValues values) {
+  static String of(CgroupCpuRead values) {
     StringBuilder out = new StringBuilder();
     if (values.shares() != null) {
       out.append("shares ").append(values.shares());
@@ -20,7 +20,7 @@ final class Values {
     return out.append(", ").append(quota(values.quotaUs(), values.periodUs())).toString();
   }
 
-  static String of(CpuSettings settings) {
+  static String of(CgroupCpuWrite settings) {
     return "shares " + settings.shares() + ", weight " + settings.weight() + ", "
         + quota(settings.quotaUs(), settings.periodUs());
   }

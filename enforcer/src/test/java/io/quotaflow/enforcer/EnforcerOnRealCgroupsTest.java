@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.CgroupSandbox;
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.Sandboxes;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.WithKafka;
@@ -226,7 +226,7 @@ class EnforcerOnRealCgroupsTest {
   void offRestoresTheValuesFromBeforeQuotaflowFirstWroteAndOnReappliesTheLatestDecision() throws Exception {
     TaskId job = sandbox.group("job-1");
     // Not the kernel's defaults: the restore must put back what the group had, not what groups start with.
-    sandbox.cgroups().applyCpu(job, new CpuSettings(700, 68, 30_000, 100_000));
+    sandbox.cgroups().applyCpu(job, new CgroupCpuWrite(700, 68, 30_000, 100_000));
     kafka.start(sandbox.config(), stateFile);
 
     assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, 50_000)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);

@@ -5,20 +5,21 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * A task's cgroup CPU values (DESIGN section 2, the OpenPBS cgroup hook's cpu controller).
+ * Computes a task's {@link CgroupCpuTarget} (DESIGN section 2, the OpenPBS cgroup hook's cpu
+ * controller) from the cluster's {@link CgroupCpuTunables}.
  * Reclaim lowers the task's weight, as YTsaurus lowers cpu_guarantee; the quota follows the hard
  * limit, as the PBS hook does. Pure and stateless: a processor holds one instance.
  */
-public final class CpuCgroupSettings {
+public final class CgroupCpuCalculator {
 
   /** PBS writes 1000 shares per CPU (not the kernel's 1024); only ratios between siblings matter. */
   private static final double SHARES_PER_CPU = 1000.0;
 
-  public CgroupCpuValues compute(CpuCgroupConfig config, TaskCpu task, NodeCpu node) {
+  public CgroupCpuTarget compute(CgroupCpuTunables config, TaskCpu task, NodeCpu node) {
     long shares = task.isZeroCpu()
         ? zeroCpuShares(config.zeroCpusSharesFraction())
         : shares(task.effectiveLimitCpu());
-    return new CgroupCpuValues(shares, KernelCpuLimits.weightForShares(shares), quotaUs(config, task, node),
+    return new CgroupCpuTarget(shares, KernelCpuLimits.weightForShares(shares), quotaUs(config, task, node),
         config.cfsPeriodUs());
   }
 
@@ -42,7 +43,7 @@ public final class CpuCgroupSettings {
    * quota "to keep it honest". Decimal arithmetic on the doubles' shortest decimal forms, so
    * that 100000 x 4 x 1.03 is 412000, not 412001 from binary rounding noise.
    */
-  static long quotaUs(CpuCgroupConfig config, TaskCpu task, NodeCpu node) {
+  static long quotaUs(CgroupCpuTunables config, TaskCpu task, NodeCpu node) {
     if (!task.isZeroCpu() && !config.enforcePerPeriodQuota()) {
       return KernelCpuLimits.NO_QUOTA;
     }

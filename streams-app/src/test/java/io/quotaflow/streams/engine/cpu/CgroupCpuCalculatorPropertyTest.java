@@ -12,12 +12,12 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.DoubleRange;
 import net.jqwik.api.constraints.Scale;
 
-class CpuCgroupSettingsPropertyTest {
+class CgroupCpuCalculatorPropertyTest {
 
-  private final CpuCgroupSettings settings = new CpuCgroupSettings();
+  private final CgroupCpuCalculator settings = new CgroupCpuCalculator();
 
   @Provide
-  Arbitrary<CpuCgroupConfig> configs() {
+  Arbitrary<CgroupCpuTunables> configs() {
     return Combinators.combine(
             Arbitraries.longs().between(KernelCpuLimits.MIN_PERIOD_US, KernelCpuLimits.MAX_PERIOD_US),
             Arbitraries.doubles().between(0.5, 3).ofScale(6).withSpecialValue(1.03),
@@ -26,7 +26,7 @@ class CpuCgroupSettingsPropertyTest {
             Arbitraries.doubles().between(0, 2).ofScale(6),
             Arbitraries.of(true, false),
             Arbitraries.of(true, false))
-        .as(CpuCgroupConfig::new);
+        .as(CgroupCpuTunables::new);
   }
 
   @Provide
@@ -36,12 +36,12 @@ class CpuCgroupSettingsPropertyTest {
 
   @Property(tries = 500)
   void sharesAndWeightAreMonotoneInTheEffectiveLimit(
-      @ForAll("configs") CpuCgroupConfig config, @ForAll("nodes") NodeCpu node,
+      @ForAll("configs") CgroupCpuTunables config, @ForAll("nodes") NodeCpu node,
       @ForAll @Scale(6) @DoubleRange(min = 0.001, max = 512) double ncpus,
       @ForAll @Scale(6) @DoubleRange(min = 0, max = 512) double a,
       @ForAll @Scale(6) @DoubleRange(min = 0, max = 512) double b) {
-    CgroupCpuValues lower = settings.compute(config, new TaskCpu(ncpus, ncpus, Math.min(a, b)), node);
-    CgroupCpuValues higher = settings.compute(config, new TaskCpu(ncpus, ncpus, Math.max(a, b)), node);
+    CgroupCpuTarget lower = settings.compute(config, new TaskCpu(ncpus, ncpus, Math.min(a, b)), node);
+    CgroupCpuTarget higher = settings.compute(config, new TaskCpu(ncpus, ncpus, Math.max(a, b)), node);
     assertThat(lower.shares()).isLessThanOrEqualTo(higher.shares());
     assertThat(lower.weight()).isLessThanOrEqualTo(higher.weight());
     assertThat(lower.quotaUs()).isEqualTo(higher.quotaUs()); // the quota ignores the soft limit
@@ -49,24 +49,24 @@ class CpuCgroupSettingsPropertyTest {
 
   @Property(tries = 500)
   void quotaIsMonotoneInTheHardLimit(
-      @ForAll("configs") CpuCgroupConfig config, @ForAll("nodes") NodeCpu node,
+      @ForAll("configs") CgroupCpuTunables config, @ForAll("nodes") NodeCpu node,
       @ForAll @Scale(6) @DoubleRange(min = 0, max = 512) double a,
       @ForAll @Scale(6) @DoubleRange(min = 0, max = 512) double b) {
-    CpuCgroupConfig enforced = new CpuCgroupConfig(config.cfsPeriodUs(), config.cfsQuotaFudgeFactor(), true,
+    CgroupCpuTunables enforced = new CgroupCpuTunables(config.cfsPeriodUs(), config.cfsQuotaFudgeFactor(), true,
         config.zeroCpusSharesFraction(), config.zeroCpusQuotaFraction(), config.ncpusAreCores(),
         config.useHyperthreads());
-    CgroupCpuValues lower = settings.compute(enforced, new TaskCpu(1, Math.min(a, b), 0.5), node);
-    CgroupCpuValues higher = settings.compute(enforced, new TaskCpu(1, Math.max(a, b), 0.5), node);
+    CgroupCpuTarget lower = settings.compute(enforced, new TaskCpu(1, Math.min(a, b), 0.5), node);
+    CgroupCpuTarget higher = settings.compute(enforced, new TaskCpu(1, Math.max(a, b), 0.5), node);
     assertThat(lower.quotaUs()).isLessThanOrEqualTo(higher.quotaUs());
     assertThat(lower.shares()).isEqualTo(higher.shares()); // the weight ignores the hard limit
   }
 
   @Property(tries = 500)
   void anUncappedQuotaCoversTheFudgedLimitByLessThanOneMicrosecond(
-      @ForAll("configs") CpuCgroupConfig config,
+      @ForAll("configs") CgroupCpuTunables config,
       @ForAll @Scale(6) @DoubleRange(min = 0.01, max = 512) double hardLimitCpu,
       @ForAll("threadsPerCore") int threadsPerCore) {
-    CpuCgroupConfig enforced = new CpuCgroupConfig(config.cfsPeriodUs(), config.cfsQuotaFudgeFactor(), true,
+    CgroupCpuTunables enforced = new CgroupCpuTunables(config.cfsPeriodUs(), config.cfsQuotaFudgeFactor(), true,
         config.zeroCpusSharesFraction(), config.zeroCpusQuotaFraction(), config.ncpusAreCores(),
         config.useHyperthreads());
     NodeCpu node = new NodeCpu(threadsPerCore);

@@ -3,7 +3,7 @@ package io.quotaflow.streams.engine.cpu;
 import io.quotaflow.cgroups.KernelCpuLimits;
 
 /**
- * The cluster settings that shape a task's cgroup CPU values (the OpenPBS cgroup hook's cpu
+ * The cluster settings that shape a task's {@link CgroupCpuTarget} (the OpenPBS cgroup hook's cpu
  * tunables, carried in ClusterConfig). PBS validates none of them; the ranges here are what the
  * kernel accepts (CFS period 1 ms to 1 s) or what keeps the formulas meaningful.
  *
@@ -17,7 +17,7 @@ import io.quotaflow.cgroups.KernelCpuLimits;
  * @param ncpusAreCores          task ncpus count physical cores, not hardware threads
  * @param useHyperthreads        with ncpusAreCores, quotas are multiplied by threads per core
  */
-public record CpuCgroupConfig(
+public record CgroupCpuTunables(
     long cfsPeriodUs,
     double cfsQuotaFudgeFactor,
     boolean enforcePerPeriodQuota,
@@ -27,10 +27,10 @@ public record CpuCgroupConfig(
     boolean useHyperthreads) {
 
   /** The OpenPBS hook's defaults, which are also ClusterConfig's. */
-  public static final CpuCgroupConfig DEFAULTS =
-      new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, false, false);
+  public static final CgroupCpuTunables DEFAULTS =
+      new CgroupCpuTunables(100_000, 1.03, false, 0.002, 0.2, false, false);
 
-  public CpuCgroupConfig {
+  public CgroupCpuTunables {
     new Problems("cluster_config.")
         .inRange("cfs_period_us", cfsPeriodUs, KernelCpuLimits.MIN_PERIOD_US, KernelCpuLimits.MAX_PERIOD_US)
         .greaterThan("cfs_quota_fudge_factor", cfsQuotaFudgeFactor, 0)

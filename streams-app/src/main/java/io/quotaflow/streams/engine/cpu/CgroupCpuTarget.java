@@ -13,8 +13,11 @@ import static io.quotaflow.cgroups.KernelCpuLimits.NO_QUOTA;
 import io.quotaflow.cgroups.KernelCpuLimits;
 
 /**
- * Exactly what the enforcer writes (CpuDecision.cgroup). The constructor holds every value to a
- * range the kernel accepts ({@link KernelCpuLimits}), so a record that exists can be written.
+ * The engine's result for one task: the cgroup CPU values it wants written, computed by
+ * {@link CgroupCpuCalculator}. The topology publishes it as the decision's Avro
+ * {@code CgroupCpuSettings} ({@code CpuDecision.cgroup}), exactly what the enforcer writes. The
+ * constructor holds every value to a range the kernel accepts ({@link KernelCpuLimits}), so a
+ * record that exists can be written.
  *
  * @param shares   v1 cpu.shares
  * @param weight   v2 cpu.weight
@@ -22,9 +25,9 @@ import io.quotaflow.cgroups.KernelCpuLimits;
  *                 cfs_quota_us -1, v2 "max")
  * @param periodUs CFS period, usec
  */
-public record CgroupCpuValues(long shares, long weight, long quotaUs, long periodUs) {
+public record CgroupCpuTarget(long shares, long weight, long quotaUs, long periodUs) {
 
-  public CgroupCpuValues {
+  public CgroupCpuTarget {
     Problems problems = new Problems("cgroup.")
         .inRange("shares", shares, MIN_SHARES, MAX_SHARES)
         .inRange("weight", weight, MIN_WEIGHT, MAX_WEIGHT)

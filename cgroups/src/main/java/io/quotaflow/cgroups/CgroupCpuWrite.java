@@ -1,7 +1,10 @@
 package io.quotaflow.cgroups;
 
 /**
- * The CPU settings an enforcer writes (DESIGN §2, {@code CpuDecision.cgroup}).
+ * The values written to a task group's CPU files ({@code cpu.shares}, {@code cpu.cfs_*} on v1;
+ * {@code cpu.weight}, {@code cpu.max} on v2): the enforcer's copy of a decision's Avro
+ * {@code CgroupCpuSettings} (DESIGN §2), which the engine computed as a {@code CgroupCpuTarget}.
+ * What the files hold afterwards is a {@link CgroupCpuRead}.
  *
  * <p>v1 uses {@code shares}, {@code quotaUs}, {@code periodUs}; v2 uses {@code weight},
  * {@code quotaUs}, {@code periodUs}. Both are carried so one decision serves either node.
@@ -15,9 +18,9 @@ package io.quotaflow.cgroups;
  * @param periodUs CFS period in microseconds (the kernel accepts
  *     [{@link KernelCpuLimits#MIN_PERIOD_US}, {@link KernelCpuLimits#MAX_PERIOD_US}])
  */
-public record CpuSettings(long shares, long weight, long quotaUs, long periodUs) {
+public record CgroupCpuWrite(long shares, long weight, long quotaUs, long periodUs) {
 
-  public CpuSettings {
+  public CgroupCpuWrite {
     if (shares <= 0 || weight <= 0) {
       throw new IllegalArgumentException("shares and weight must be positive: " + shares + ", " + weight);
     }

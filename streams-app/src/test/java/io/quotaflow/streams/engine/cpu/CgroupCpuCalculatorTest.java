@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.quotaflow.cgroups.KernelCpuLimits;
 import org.junit.jupiter.api.Test;
 
-class CpuCgroupSettingsTest {
+class CgroupCpuCalculatorTest {
 
-  private static final CpuCgroupSettings SETTINGS = new CpuCgroupSettings();
-  private static final CpuCgroupConfig DEFAULTS = CpuCgroupConfig.DEFAULTS;
-  private static final CpuCgroupConfig ENFORCED =
-      new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, false);
+  private static final CgroupCpuCalculator SETTINGS = new CgroupCpuCalculator();
+  private static final CgroupCpuTunables DEFAULTS = CgroupCpuTunables.DEFAULTS;
+  private static final CgroupCpuTunables ENFORCED =
+      new CgroupCpuTunables(100_000, 1.03, true, 0.002, 0.2, false, false);
   private static final NodeCpu NODE = new NodeCpu(1);
 
   private static TaskCpu task(double cpus) {
@@ -20,8 +20,8 @@ class CpuCgroupSettingsTest {
 
   @Test
   void fourCpusGetFourThousandSharesAndNoQuotaByDefault() {
-    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, task(4), NODE);
-    assertThat(values).isEqualTo(new CgroupCpuValues(4000, 391, -1, 100_000));
+    CgroupCpuTarget values = SETTINGS.compute(DEFAULTS, task(4), NODE);
+    assertThat(values).isEqualTo(new CgroupCpuTarget(4000, 391, -1, 100_000));
     assertThat(values.hasQuota()).isFalse();
   }
 
@@ -40,7 +40,7 @@ class CpuCgroupSettingsTest {
 
   @Test
   void sharesFollowTheEffectiveLimitAndTheQuotaFollowsTheHardLimit() {
-    CgroupCpuValues values = SETTINGS.compute(ENFORCED, new TaskCpu(4, 4, 1.5), NODE);
+    CgroupCpuTarget values = SETTINGS.compute(ENFORCED, new TaskCpu(4, 4, 1.5), NODE);
     assertThat(values.shares()).isEqualTo(1500);
     assertThat(values.weight()).isEqualTo(146); // 146.48
     assertThat(values.quotaUs()).isEqualTo(412_000);
@@ -49,23 +49,23 @@ class CpuCgroupSettingsTest {
   @Test
   void sharesAreTruncatedLikePythonsInt() {
     assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(2, 2, 1.9999), NODE).shares()).isEqualTo(1999);
-    assertThat(CpuCgroupSettings.shares(0.0039)).isEqualTo(3);
+    assertThat(CgroupCpuCalculator.shares(0.0039)).isEqualTo(3);
   }
 
   @Test
   void zeroCpuTaskIsWeightlessAndAlwaysGetsAQuota() {
-    CgroupCpuValues values = SETTINGS.compute(DEFAULTS, new TaskCpu(0, 0, 0), NODE);
+    CgroupCpuTarget values = SETTINGS.compute(DEFAULTS, new TaskCpu(0, 0, 0), NODE);
     // int(100000 x 0.2 x 1.03) = 20600, about 0.206 CPU: the PBS hook's worked example.
-    assertThat(values).isEqualTo(new CgroupCpuValues(2, 1, 20_600, 100_000));
+    assertThat(values).isEqualTo(new CgroupCpuTarget(2, 1, 20_600, 100_000));
   }
 
   @Test
   void zeroCpuSharesFollowTheFractionButNeverGoBelowTwo() {
-    CpuCgroupConfig tenth = new CpuCgroupConfig(100_000, 1.03, false, 0.01, 0.2, false, false);
+    CgroupCpuTunables tenth = new CgroupCpuTunables(100_000, 1.03, false, 0.01, 0.2, false, false);
     assertThat(SETTINGS.compute(tenth, task(0), NODE).shares()).isEqualTo(10);
-    CpuCgroupConfig tiny = new CpuCgroupConfig(100_000, 1.03, false, 0.001, 0.2, false, false);
+    CgroupCpuTunables tiny = new CgroupCpuTunables(100_000, 1.03, false, 0.001, 0.2, false, false);
     assertThat(SETTINGS.compute(tiny, task(0), NODE).shares()).isEqualTo(2);
-    CpuCgroupConfig huge = new CpuCgroupConfig(100_000, 1.03, false, 1000, 0.2, false, false);
+    CgroupCpuTunables huge = new CgroupCpuTunables(100_000, 1.03, false, 1000, 0.2, false, false);
     assertThat(SETTINGS.compute(huge, task(0), NODE).shares()).isEqualTo(262_144);
   }
 
@@ -78,9 +78,9 @@ class CpuCgroupSettingsTest {
   @Test
   void sharesAndWeightClampAtTheKernelBounds() {
     assertThat(SETTINGS.compute(DEFAULTS, new TaskCpu(1, 1, 0.001), NODE))
-        .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(2L, 1L);
+        .extracting(CgroupCpuTarget::shares, CgroupCpuTarget::weight).containsExactly(2L, 1L);
     assertThat(SETTINGS.compute(DEFAULTS, task(300), NODE))
-        .extracting(CgroupCpuValues::shares, CgroupCpuValues::weight).containsExactly(262_144L, 10_000L);
+        .extracting(CgroupCpuTarget::shares, CgroupCpuTarget::weight).containsExactly(262_144L, 10_000L);
     assertThat(SETTINGS.compute(DEFAULTS, task(1e300), NODE).shares()).isEqualTo(262_144);
   }
 
@@ -94,9 +94,9 @@ class CpuCgroupSettingsTest {
   @Test
   void hyperthreadsMultiplyTheQuotaOnlyWhenNcpusAreCores() {
     NodeCpu smt2 = new NodeCpu(2);
-    CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, true);
-    CpuCgroupConfig coresOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, true, false);
-    CpuCgroupConfig threadsOnly = new CpuCgroupConfig(100_000, 1.03, true, 0.002, 0.2, false, true);
+    CgroupCpuTunables both = new CgroupCpuTunables(100_000, 1.03, true, 0.002, 0.2, true, true);
+    CgroupCpuTunables coresOnly = new CgroupCpuTunables(100_000, 1.03, true, 0.002, 0.2, true, false);
+    CgroupCpuTunables threadsOnly = new CgroupCpuTunables(100_000, 1.03, true, 0.002, 0.2, false, true);
 
     assertThat(SETTINGS.compute(both, task(4), smt2).quotaUs()).isEqualTo(824_000);
     assertThat(SETTINGS.compute(coresOnly, task(4), smt2).quotaUs()).isEqualTo(412_000);
@@ -107,7 +107,7 @@ class CpuCgroupSettingsTest {
 
   @Test
   void zeroCpuQuotaIsAFractionOfOneThreadEvenWithHyperthreads() {
-    CpuCgroupConfig both = new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, true, true);
+    CgroupCpuTunables both = new CgroupCpuTunables(100_000, 1.03, false, 0.002, 0.2, true, true);
     assertThat(SETTINGS.compute(both, task(0), new NodeCpu(2)).quotaUs()).isEqualTo(20_600);
   }
 
@@ -125,23 +125,23 @@ class CpuCgroupSettingsTest {
 
   @Test
   void periodIsAlwaysWrittenEvenWithoutAQuota() {
-    CpuCgroupConfig shortPeriod = new CpuCgroupConfig(20_000, 1.03, false, 0.002, 0.2, false, false);
+    CgroupCpuTunables shortPeriod = new CgroupCpuTunables(20_000, 1.03, false, 0.002, 0.2, false, false);
     assertThat(SETTINGS.compute(shortPeriod, task(2), NODE))
-        .isEqualTo(new CgroupCpuValues(2000, 195, -1, 20_000));
+        .isEqualTo(new CgroupCpuTarget(2000, 195, -1, 20_000));
   }
 
   @Test
   void invalidClusterSettingsAreRejectedNamingTheField() {
-    assertThatThrownBy(() -> new CpuCgroupConfig(999, 1.03, false, 0.002, 0.2, false, false))
+    assertThatThrownBy(() -> new CgroupCpuTunables(999, 1.03, false, 0.002, 0.2, false, false))
         .isInstanceOf(InvalidSettingsException.class)
         .hasMessage("cluster_config.cfs_period_us must be in [1000, 1000000], was 999");
-    assertThatThrownBy(() -> new CpuCgroupConfig(1_000_001, 1.03, false, 0.002, 0.2, false, false))
+    assertThatThrownBy(() -> new CgroupCpuTunables(1_000_001, 1.03, false, 0.002, 0.2, false, false))
         .hasMessageContaining("cfs_period_us");
-    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, 0, false, 0.002, 0.2, false, false))
+    assertThatThrownBy(() -> new CgroupCpuTunables(100_000, 0, false, 0.002, 0.2, false, false))
         .hasMessage("cluster_config.cfs_quota_fudge_factor must be finite and > 0, was 0.0");
-    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, Double.NaN, false, 0.002, 0.2, false, false))
+    assertThatThrownBy(() -> new CgroupCpuTunables(100_000, Double.NaN, false, 0.002, 0.2, false, false))
         .hasMessageContaining("cfs_quota_fudge_factor");
-    assertThatThrownBy(() -> new CpuCgroupConfig(100_000, 1.03, false, -0.1, -1, false, false))
+    assertThatThrownBy(() -> new CgroupCpuTunables(100_000, 1.03, false, -0.1, -1, false, false))
         .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).containsExactly(
             "cluster_config.zero_cpus_shares_fraction must be finite and >= 0, was -0.1",
             "cluster_config.zero_cpus_quota_fraction must be finite and >= 0, was -1.0"));
@@ -157,9 +157,9 @@ class CpuCgroupSettingsTest {
 
   @Test
   void valuesTheKernelWouldRejectCannotBeBuilt() {
-    assertThatThrownBy(() -> new CgroupCpuValues(1, 1, -1, 100_000)).hasMessageContaining("cgroup.shares");
-    assertThatThrownBy(() -> new CgroupCpuValues(2, 10_001, -1, 100_000)).hasMessageContaining("cgroup.weight");
-    assertThatThrownBy(() -> new CgroupCpuValues(2, 1, 999, 100_000)).hasMessageContaining("cgroup.quota_us");
-    assertThatThrownBy(() -> new CgroupCpuValues(2, 1, -1, 500)).hasMessageContaining("cgroup.period_us");
+    assertThatThrownBy(() -> new CgroupCpuTarget(1, 1, -1, 100_000)).hasMessageContaining("cgroup.shares");
+    assertThatThrownBy(() -> new CgroupCpuTarget(2, 10_001, -1, 100_000)).hasMessageContaining("cgroup.weight");
+    assertThatThrownBy(() -> new CgroupCpuTarget(2, 1, 999, 100_000)).hasMessageContaining("cgroup.quota_us");
+    assertThatThrownBy(() -> new CgroupCpuTarget(2, 1, -1, 500)).hasMessageContaining("cgroup.period_us");
   }
 }
