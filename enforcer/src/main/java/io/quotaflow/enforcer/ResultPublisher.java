@@ -1,6 +1,7 @@
 package io.quotaflow.enforcer;
 
 import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.Printable;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.avro.EnforcementKind;
