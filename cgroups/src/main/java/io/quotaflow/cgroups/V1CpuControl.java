@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * v1 {@code cpu.shares}, {@code cpu.cfs_period_us} and {@code cpu.cfs_quota_us} of a task group.
@@ -42,12 +43,11 @@ final class V1CpuControl {
     CgroupCpuRead before = read(dir);
     long period = settings.periodUs();
     long quota = settings.quotaUs();
-    String detail = "";
+    Optional<QuotaClamp> clamp = Optional.empty();
     if (quota != KernelCpuLimits.NO_QUOTA) {
       long limit = ancestorQuotaLimitUs(period);
       if (limit != KernelCpuLimits.NO_QUOTA && quota > limit) {
-        detail = "quota " + quota + " us clamped to " + limit + " us, the most an ancestor's quota"
-            + " allows at period " + period + " us";
+        clamp = Optional.of(new QuotaClamp(quota, limit, period));
         quota = limit;
       }
     }
@@ -92,7 +92,7 @@ final class V1CpuControl {
     expect(dir, PERIOD, period, after.periodUs());
     expect(dir, QUOTA, quota, after.quotaUs());
     return new CpuApplyResult(task, writes.isEmpty() ? WriteOutcome.UNCHANGED : WriteOutcome.APPLIED,
-        settings, after, writes, detail);
+        settings, after, writes, clamp);
   }
 
   /**

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * v2 {@code cpu.weight} and {@code cpu.max} of a task group. The files exist only when the
@@ -91,7 +92,7 @@ final class V2CpuControl {
           formatMax(after.quotaUs(), after.periodUs()));
     }
     return new CpuApplyResult(task, writes.isEmpty() ? WriteOutcome.UNCHANGED : WriteOutcome.APPLIED,
-        settings, after, writes, "");
+        settings, after, writes, Optional.empty());
   }
 
   private Path requireCpuFiles(Path dir) throws IOException {

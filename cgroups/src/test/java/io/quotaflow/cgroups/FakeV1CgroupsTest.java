@@ -145,7 +145,7 @@ class FakeV1CgroupsTest {
         new FileWrite("cpu.cfs_quota_us", "-1", "412000"));
     assertThat(result.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 412000, 50000));
     assertThat(tree.read("cpu/qf/job1/cpu.cfs_quota_us")).isEqualTo("412000");
-    assertThat(result.detail()).isEmpty();
+    assertThat(result.quotaClamp()).isEmpty();
   }
 
   @Test
@@ -182,14 +182,15 @@ class FakeV1CgroupsTest {
     tree.file("cpu/qf/cpu.cfs_quota_us", "100000\n"); // the parent: 1 core
     CpuApplyResult same = cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 100000));
     assertThat(same.readBack().quotaUs()).isEqualTo(100000);
-    assertThat(same.detail()).contains("412000 us clamped to 100000 us");
+    assertThat(same.quotaClamp()).contains(new QuotaClamp(412000, 100000, 100000));
 
     // Ratios, not raw quotas: at half the period, 1 core is 50000 us.
     CpuApplyResult half = cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 50000));
     assertThat(half.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 50000, 50000));
+    assertThat(half.quotaClamp()).contains(new QuotaClamp(412000, 50000, 50000));
 
     // Below the parent's limit nothing is clamped.
-    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 20000, 50000)).detail()).isEmpty();
+    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 20000, 50000)).quotaClamp()).isEmpty();
   }
 
   @Test

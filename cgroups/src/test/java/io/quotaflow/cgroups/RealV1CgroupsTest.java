@@ -157,7 +157,7 @@ class RealV1CgroupsTest {
 
       CpuApplyResult clamped = cgroups.applyCpu(task, new CgroupCpuWrite(4000, 391, 412_000, 100_000));
       assertThat(clamped.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 100_000, 100_000));
-      assertThat(clamped.detail()).contains("clamped to 100000 us");
+      assertThat(clamped.quotaClamp()).contains(new QuotaClamp(412_000, 100_000, 100_000));
 
       // Halving the period first would make 100000/50000 = 2 cores > 1: EINVAL, so quota first.
       CpuApplyResult shorter = cgroups.applyCpu(task, new CgroupCpuWrite(4000, 391, 50_000, 50_000));

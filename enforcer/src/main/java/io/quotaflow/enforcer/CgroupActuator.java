@@ -11,6 +11,7 @@ import io.quotaflow.cgroups.FileWrite;
 import io.quotaflow.cgroups.FreezeOutcome;
 import io.quotaflow.cgroups.FreezeResult;
 import io.quotaflow.cgroups.FreezerState;
+import io.quotaflow.cgroups.QuotaClamp;
 import io.quotaflow.cgroups.ReadBackMismatchException;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.cgroups.UnsafeCgroupPathException;
@@ -75,8 +76,8 @@ final class CgroupActuator {
       metrics.applyLatency(EnforcementKind.CPU, System.nanoTime() - start);
       boolean wrote = result.outcome() == WriteOutcome.APPLIED;
       String detail = wrote ? "wrote " + describe(result) : "already " + Values.of(result.readBack());
-      if (!result.detail().isEmpty()) {
-        detail += "; " + result.detail();
+      if (result.quotaClamp().isPresent()) {
+        detail += "; " + describe(result.quotaClamp().get());
       }
       return Outcome.of(wrote ? EnforcementStatus.APPLIED : EnforcementStatus.UNCHANGED, detail)
           .withCpu(result.readBack());
@@ -180,6 +181,13 @@ final class CgroupActuator {
 
   private static String describe(CpuApplyResult result) {
     return result.writes().stream().map(CgroupActuator::describe).collect(Collectors.joining(", "));
+  }
+
+  /** Stable wording: "quota clamped to the parent's" is what an operator greps results for. */
+  static String describe(QuotaClamp clamp) {
+    return "quota clamped to the parent's: asked " + clamp.requestedUs() + " us, wrote " + clamp.writtenUs()
+        + " us per " + clamp.periodUs() + " us period, the most the parent groups' quota allows"
+        + " (cgroup v1 refuses a child quota above its parent's)";
   }
 
   private static String describe(FileWrite write) {

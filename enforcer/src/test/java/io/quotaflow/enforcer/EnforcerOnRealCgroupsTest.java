@@ -116,6 +116,37 @@ class EnforcerOnRealCgroupsTest {
   }
 
   @Test
+  void aQuotaAboveTheParentsIsClampedToItAndTheResultSaysSo() throws Exception {
+    TaskId job = sandbox.group("job-1");
+    Path parentQuota = sandbox.parentDir("cpu").resolve("cpu.cfs_quota_us");
+    // Our own test parent gets 1 core (100 ms per 100 ms); v1 refuses a child quota above it.
+    Files.writeString(parentQuota, "100000");
+    try {
+      kafka.start(sandbox.config(), stateFile);
+
+      EnforcementResult clamped = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 412_000));
+      assertThat(clamped.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(clamped.getReadQuotaUs()).isEqualTo(100_000);
+      assertThat(clamped.getDetail()).contains("cpu.cfs_quota_us -1 -> 100000",
+          "quota clamped to the parent's: asked 412000 us, wrote 100000 us per 100000 us period");
+      assertThat(sandbox.read("cpu", job, "cpu.cfs_quota_us")).isEqualTo("100000");
+
+      // The same decision again: nothing to write, and the answer still says the quota is not the one asked for.
+      EnforcementResult again = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 412_000));
+      assertThat(again.getStatus()).isEqualTo(EnforcementStatus.UNCHANGED);
+      assertThat(again.getDetail()).contains("quota clamped to the parent's: asked 412000 us, wrote 100000 us");
+
+      // Within the parent's quota nothing is clamped and the answer says nothing of it.
+      EnforcementResult within = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 50_000));
+      assertThat(within.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(within.getReadQuotaUs()).isEqualTo(50_000);
+      assertThat(within.getDetail()).doesNotContain("clamped");
+    } finally {
+      Files.writeString(parentQuota, "-1"); // unlimited again (the sandbox removes the parent afterwards)
+    }
+  }
+
+  @Test
   void theControlDelayCountsOnlyDecisionsAppliedOnReceiptAndRunsFromTheirRecordTimestamp() throws Exception {
     TaskId job = sandbox.group("job-1");
     TaskId sleeper = sandbox.group("sleeper");
