@@ -119,7 +119,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
       if (Math.abs(cap - broadcastCap) > CAP_EPSILON) {
         ConfigBroadcast copy = ConfigBroadcast.newBuilder().setKind(BroadcastKind.POOL_CAP).setId(pool)
             .setPoolCap(PoolCapRecord.newBuilder().setPool(pool).setCapRatio(cap).setTsMs(tsMs).build()).build();
-        context().forward(new Record<>(BroadcastKind.POOL_CAP.name() + "/" + pool, (Object) copy, tsMs),
+        context().forward(new Record<>(ConfigBroadcaster.keyOf(BroadcastKind.POOL_CAP, pool), (Object) copy, tsMs),
             Names.POOL_CAP_BROADCAST_SINK);
         broadcastCap = cap;
       }
