@@ -36,9 +36,8 @@ final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
     RecordChecks.requireNoProblems("node status", RecordChecks.nodeProblems(status));
     NodeStatus before = stores.nodes.get(node);
     stores.nodes.put(node, status);
-    if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()
-        && before.getCgroupVersion() == status.getCgroupVersion()) {
-      return; // the periodic refresh: nothing a decision depends on changed
+    if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()) {
+      return; // the periodic refresh: nothing a decision depends on changed (the cgroup version is the enforcer's)
     }
     List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
     try (KeyValueIterator<String, TaskCpuState> range = stores.tasks.prefixScan(TaskKey.nodePrefix(node), new org.apache.kafka.common.serialization.StringSerializer())) {
