@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.cgroups.CgroupCpuWrite;
-import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.cgroups.CgroupSandbox;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.WithKafka;
