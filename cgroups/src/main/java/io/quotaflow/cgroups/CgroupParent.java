@@ -34,7 +34,7 @@ public sealed interface CgroupParent {
     public UnderOwnGroup {
       if (!TaskId.isValid(name)) {
         throw new IllegalArgumentException("parent group name must be one safe path component: "
-            + TaskId.printable(name));
+            + Printable.of(name));
       }
     }
 
@@ -69,8 +69,8 @@ public sealed interface CgroupParent {
           continue;
         }
         if (!TaskId.isValid(part)) {
-          throw new IllegalArgumentException("unsafe component " + TaskId.printable(part)
-              + " in cgroup path " + TaskId.printable(path));
+          throw new IllegalArgumentException("unsafe component " + Printable.of(part)
+              + " in cgroup path " + Printable.of(path));
         }
         out.add(part);
       }

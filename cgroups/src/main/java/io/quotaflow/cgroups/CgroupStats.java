@@ -15,7 +15,7 @@ package io.quotaflow.cgroups;
  * @param memoryAnonBytes anonymous memory without page cache: v1 {@code memory.stat total_rss},
  *     v2 {@code memory.stat anon}
  * @param memoryPeakBytes v1 {@code memory.max_usage_in_bytes}, v2 {@code memory.peak}
- * @param cpuQuotaUs the quota in force, {@link CpuSettings#NO_QUOTA} for none
+ * @param cpuQuotaUs the quota in force, {@link CgroupCpuWrite#NO_QUOTA} for none
  * @param cpuPeriodUs the CFS period in force; on v1 read only when there is a quota (it matters
  *     only for {@link #cpuQuotaCores()}), null otherwise
  */

@@ -56,7 +56,7 @@ public interface Cgroups {
 
   // ---- CPU settings and freezer (enforcer) ----
 
-  CpuValues readCpu(TaskId task) throws IOException;
+  CgroupCpuRead readCpu(TaskId task) throws IOException;
 
   /**
    * Writes the files whose kernel value differs from {@code settings} (v1: shares, period, then
@@ -67,7 +67,7 @@ public interface Cgroups {
    * @throws ReadBackMismatchException the kernel holds something other than expected
    * @throws CgroupUnsupportedException no cpu controller for this group
    */
-  CpuApplyResult applyCpu(TaskId task, CpuSettings settings) throws IOException;
+  CpuApplyResult applyCpu(TaskId task, CgroupCpuWrite settings) throws IOException;
 
   FreezerState freezerState(TaskId task) throws IOException;
 

@@ -112,7 +112,7 @@ final class GroupTree {
    */
   void write(Path groupDir, String fileName, String value) throws IOException {
     if (!WRITABLE_FILES.contains(fileName)) {
-      throw new UnsafeCgroupPathException("refusing to write " + TaskId.printable(fileName)
+      throw new UnsafeCgroupPathException("refusing to write " + Printable.of(fileName)
           + ": not in the allowlist " + WRITABLE_FILES);
     }
     for (Hierarchy h : hierarchies) {
@@ -158,11 +158,11 @@ final class GroupTree {
           continue; // removed while listing
         }
         if (attributes.isSymbolicLink()) {
-          skipped.add(TaskId.printable(name) + ": symbolic link");
+          skipped.add(Printable.of(name) + ": symbolic link");
         } else if (!attributes.isDirectory()) {
           continue; // the parent's own control files
         } else if (!TaskId.isValid(name)) {
-          skipped.add(TaskId.printable(name) + ": not a valid task id");
+          skipped.add(Printable.of(name) + ": not a valid task id");
         } else {
           tasks.add(new TaskId(name));
         }

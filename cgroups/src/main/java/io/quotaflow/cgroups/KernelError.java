@@ -13,7 +13,7 @@ import java.io.IOException;
 public enum KernelError {
   /** Value malformed or outside what the kernel accepts (period/quota bounds, parent quota). */
   EINVAL("Invalid argument"),
-  /** v2 numeric value out of range (e.g. {@code cpu.weight} outside [1, 10000]). */
+  /** v2 numeric value out of range (e.g. {@code cpu.weight} outside {@link KernelCpuLimits}'s bounds). */
   ERANGE("Numerical result out of range"),
   /** Group still in use (rmdir of a populated group). */
   EBUSY("Device or resource busy"),

@@ -17,7 +17,7 @@ public record TaskId(String value) implements Comparable<TaskId> {
   public TaskId {
     if (!isValid(value)) {
       throw new IllegalArgumentException("not a valid task id (must match " + PATTERN.pattern()
-          + "): " + printable(value));
+          + "): " + Printable.of(value));
     }
   }
 
@@ -37,27 +37,5 @@ public record TaskId(String value) implements Comparable<TaskId> {
   @Override
   public String toString() {
     return value;
-  }
-
-  /** A bounded, escaped rendering of an untrusted name for messages and logs. */
-  static String printable(String raw) {
-    if (raw == null) {
-      return "null";
-    }
-    StringBuilder out = new StringBuilder("\"");
-    int shown = Math.min(raw.length(), 64);
-    for (int i = 0; i < shown; i++) {
-      char c = raw.charAt(i);
-      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-        out.append(c);
-      } else {
-        out.append(String.format("\\u%04x", (int) c));
-      }
-    }
-    out.append('"');
-    if (raw.length() > shown) {
-      out.append("... (").append(raw.length()).append(" chars)");
-    }
-    return out.toString();
   }
 }

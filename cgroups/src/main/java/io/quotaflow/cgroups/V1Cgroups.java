@@ -57,12 +57,12 @@ final class V1Cgroups extends TreeCgroups {
   }
 
   @Override
-  public CpuValues readCpu(TaskId task) throws IOException {
+  public CgroupCpuRead readCpu(TaskId task) throws IOException {
     return requireCpu().read(task);
   }
 
   @Override
-  public CpuApplyResult applyCpu(TaskId task, CpuSettings settings) throws IOException {
+  public CpuApplyResult applyCpu(TaskId task, CgroupCpuWrite settings) throws IOException {
     return requireCpu().apply(task, settings);
   }
 

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * v1 {@code cpu.shares}, {@code cpu.cfs_period_us} and {@code cpu.cfs_quota_us} of a task group.
@@ -28,26 +29,25 @@ final class V1CpuControl {
     this.cpu = cpu;
   }
 
-  CpuValues read(TaskId task) throws IOException {
+  CgroupCpuRead read(TaskId task) throws IOException {
     return read(tree.groupDir(cpu, task));
   }
 
-  private static CpuValues read(Path dir) throws IOException {
-    return new CpuValues(KernfsIo.readLong(dir.resolve(SHARES)), null,
+  private static CgroupCpuRead read(Path dir) throws IOException {
+    return new CgroupCpuRead(KernfsIo.readLong(dir.resolve(SHARES)), null,
         KernfsIo.readLong(dir.resolve(QUOTA)), KernfsIo.readLong(dir.resolve(PERIOD)));
   }
 
-  CpuApplyResult apply(TaskId task, CpuSettings settings) throws IOException {
+  CpuApplyResult apply(TaskId task, CgroupCpuWrite settings) throws IOException {
     Path dir = tree.groupDir(cpu, task);
-    CpuValues before = read(dir);
+    CgroupCpuRead before = read(dir);
     long period = settings.periodUs();
     long quota = settings.quotaUs();
-    String detail = "";
-    if (quota != CpuSettings.NO_QUOTA) {
+    Optional<QuotaClamp> clamp = Optional.empty();
+    if (quota != KernelCpuLimits.NO_QUOTA) {
       long limit = ancestorQuotaLimitUs(period);
-      if (limit != CpuSettings.NO_QUOTA && quota > limit) {
-        detail = "quota " + quota + " us clamped to " + limit + " us, the most an ancestor's quota"
-            + " allows at period " + period + " us";
+      if (limit != KernelCpuLimits.NO_QUOTA && quota > limit) {
+        clamp = Optional.of(new QuotaClamp(quota, limit, period));
         quota = limit;
       }
     }
@@ -87,12 +87,12 @@ final class V1CpuControl {
         throw e;
       }
     }
-    CpuValues after = read(dir);
+    CgroupCpuRead after = read(dir);
     expect(dir, SHARES, settings.kernelShares(), after.shares());
     expect(dir, PERIOD, period, after.periodUs());
     expect(dir, QUOTA, quota, after.quotaUs());
     return new CpuApplyResult(task, writes.isEmpty() ? WriteOutcome.UNCHANGED : WriteOutcome.APPLIED,
-        settings, after, writes, detail);
+        settings, after, writes, clamp);
   }
 
   /**
@@ -101,7 +101,7 @@ final class V1CpuControl {
    * or NO_QUOTA when no ancestor has one.
    */
   long ancestorQuotaLimitUs(long periodUs) throws IOException {
-    long limit = CpuSettings.NO_QUOTA;
+    long limit = KernelCpuLimits.NO_QUOTA;
     for (Path dir = cpu.parent(); dir != null && dir.startsWith(cpu.root()); dir = dir.getParent()) {
       String quotaText = KernfsIo.readOrNull(dir.resolve(QUOTA));
       String periodText = KernfsIo.readOrNull(dir.resolve(PERIOD));
@@ -113,7 +113,7 @@ final class V1CpuControl {
       if (quota > 0 && period > 0) {
         long allowed = BigInteger.valueOf(quota).multiply(BigInteger.valueOf(periodUs))
             .divide(BigInteger.valueOf(period)).min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
-        limit = limit == CpuSettings.NO_QUOTA ? allowed : Math.min(limit, allowed);
+        limit = limit == KernelCpuLimits.NO_QUOTA ? allowed : Math.min(limit, allowed);
       }
     }
     return limit;

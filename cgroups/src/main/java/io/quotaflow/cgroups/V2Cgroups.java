@@ -51,12 +51,12 @@ final class V2Cgroups extends TreeCgroups {
   }
 
   @Override
-  public CpuValues readCpu(TaskId task) throws IOException {
+  public CgroupCpuRead readCpu(TaskId task) throws IOException {
     return cpu.read(task);
   }
 
   @Override
-  public CpuApplyResult applyCpu(TaskId task, CpuSettings settings) throws IOException {
+  public CpuApplyResult applyCpu(TaskId task, CgroupCpuWrite settings) throws IOException {
     return cpu.apply(task, settings);
   }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * v2 {@code cpu.weight} and {@code cpu.max} of a task group. The files exist only when the
@@ -34,14 +35,14 @@ final class V2CpuControl {
     return text == null || text.isBlank() ? List.of() : Arrays.asList(text.split("\\s+"));
   }
 
-  CpuValues read(TaskId task) throws IOException {
+  CgroupCpuRead read(TaskId task) throws IOException {
     return read(requireCpuFiles(tree.groupDir(h, task)));
   }
 
-  private static CpuValues read(Path dir) throws IOException {
+  private static CgroupCpuRead read(Path dir) throws IOException {
     long weight = KernfsIo.readLong(dir.resolve(WEIGHT));
     long[] max = parseMax(dir, KernfsIo.read(dir.resolve(MAX)));
-    return new CpuValues(null, weight, max[0], max[1]);
+    return new CgroupCpuRead(null, weight, max[0], max[1]);
   }
 
   /** {@code "max 100000"} or {@code "50000 100000"} as {quota (NO_QUOTA for max), period}. */
@@ -49,7 +50,7 @@ final class V2CpuControl {
     String[] parts = text.trim().split("\\s+");
     try {
       if (parts.length == 2) {
-        long quota = parts[0].equals("max") ? CpuSettings.NO_QUOTA : Long.parseLong(parts[0]);
+        long quota = parts[0].equals("max") ? KernelCpuLimits.NO_QUOTA : Long.parseLong(parts[0]);
         return new long[] {quota, Long.parseLong(parts[1])};
       }
     } catch (NumberFormatException e) {
@@ -59,15 +60,15 @@ final class V2CpuControl {
   }
 
   static String formatMax(long quotaUs, long periodUs) {
-    return (quotaUs == CpuSettings.NO_QUOTA ? "max" : Long.toString(quotaUs)) + " " + periodUs;
+    return (quotaUs == KernelCpuLimits.NO_QUOTA ? "max" : Long.toString(quotaUs)) + " " + periodUs;
   }
 
-  CpuApplyResult apply(TaskId task, CpuSettings settings) throws IOException {
+  CpuApplyResult apply(TaskId task, CgroupCpuWrite settings) throws IOException {
     Path dir = requireCpuFiles(tree.groupDir(h, task));
-    CpuValues before = read(dir);
+    CgroupCpuRead before = read(dir);
     List<FileWrite> writes = new ArrayList<>();
-    // The kernel stores a weight as shares and reads it back rounded; within [1, 10000] that
-    // round trip is exact, and outside it the write fails with ERANGE.
+    // The kernel stores a weight as shares and reads it back rounded; within
+    // [MIN_WEIGHT, MAX_WEIGHT] that round trip is exact, and outside it the write fails with ERANGE.
     if (before.weight() != settings.weight()) {
       String text = Long.toString(settings.weight());
       tree.write(dir, WEIGHT, text);
@@ -80,7 +81,7 @@ final class V2CpuControl {
       tree.write(dir, MAX, text);
       writes.add(new FileWrite(MAX, formatMax(before.quotaUs(), before.periodUs()), text));
     }
-    CpuValues after = read(dir);
+    CgroupCpuRead after = read(dir);
     if (after.weight() != settings.weight()) {
       throw new ReadBackMismatchException(dir.resolve(WEIGHT), Long.toString(settings.weight()),
           Long.toString(after.weight()));
@@ -91,7 +92,7 @@ final class V2CpuControl {
           formatMax(after.quotaUs(), after.periodUs()));
     }
     return new CpuApplyResult(task, writes.isEmpty() ? WriteOutcome.UNCHANGED : WriteOutcome.APPLIED,
-        settings, after, writes, "");
+        settings, after, writes, Optional.empty());
   }
 
   private Path requireCpuFiles(Path dir) throws IOException {

@@ -63,7 +63,7 @@ final class V2StatsReader extends KernfsSampler {
     Long periodUs = null;
     if (cpuMax != null) {
       ByteBuffer max = content(cpuMax);
-      quotaUs = KernfsParse.startsWithWord(max, MAX) ? CpuSettings.NO_QUOTA
+      quotaUs = KernfsParse.startsWithWord(max, MAX) ? KernelCpuLimits.NO_QUOTA
           : boxed(KernfsParse.firstLong(max));
       int second = KernfsParse.afterFirstSpace(max);
       periodUs = second < 0 ? null : boxed(KernfsParse.longAt(max, second));

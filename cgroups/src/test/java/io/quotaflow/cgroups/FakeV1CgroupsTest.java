@@ -112,7 +112,7 @@ class FakeV1CgroupsTest {
     assertThat(onlyCpuacct.cpuSettingsSupported()).isFalse();
     assertThatThrownBy(() -> onlyCpuacct.freeze(job, Duration.ofSeconds(1)))
         .isInstanceOf(CgroupUnsupportedException.class).hasMessageContaining("no cgroup v1 freezer");
-    assertThatThrownBy(() -> onlyCpuacct.applyCpu(job, new CpuSettings(1000, 98, -1, 100000)))
+    assertThatThrownBy(() -> onlyCpuacct.applyCpu(job, new CgroupCpuWrite(1000, 98, -1, 100000)))
         .isInstanceOf(CgroupUnsupportedException.class);
   }
 
@@ -131,41 +131,41 @@ class FakeV1CgroupsTest {
   void aMissingGroupIsGone() {
     assertThatThrownBy(() -> cgroups.openReader(TaskId.of("nope")))
         .isInstanceOf(CgroupGoneException.class).hasMessageContaining("nope");
-    assertThatThrownBy(() -> cgroups.applyCpu(TaskId.of("nope"), new CpuSettings(1000, 98, -1, 100000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(TaskId.of("nope"), new CgroupCpuWrite(1000, 98, -1, 100000)))
         .isInstanceOf(CgroupGoneException.class);
   }
 
   @Test
   void writesSharesThenPeriodThenQuota() throws Exception {
-    CpuApplyResult result = cgroups.applyCpu(job, new CpuSettings(4000, 391, 412000, 50000));
+    CpuApplyResult result = cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 50000));
     assertThat(result.outcome()).isEqualTo(WriteOutcome.APPLIED);
     assertThat(result.writes()).containsExactly(
         new FileWrite("cpu.shares", "1024", "4000"),
         new FileWrite("cpu.cfs_period_us", "100000", "50000"),
         new FileWrite("cpu.cfs_quota_us", "-1", "412000"));
-    assertThat(result.readBack()).isEqualTo(new CpuValues(4000L, null, 412000, 50000));
+    assertThat(result.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 412000, 50000));
     assertThat(tree.read("cpu/qf/job1/cpu.cfs_quota_us")).isEqualTo("412000");
-    assertThat(result.detail()).isEmpty();
+    assertThat(result.quotaClamp()).isEmpty();
   }
 
   @Test
   void writesOnlyWhatDiffers() throws Exception {
-    CpuSettings settings = new CpuSettings(2, 1, 20600, 100000);
+    CgroupCpuWrite settings = new CgroupCpuWrite(2, 1, 20600, 100000);
     assertThat(cgroups.applyCpu(job, settings).writes()).extracting(FileWrite::file)
         .containsExactly("cpu.shares", "cpu.cfs_quota_us");
     CpuApplyResult again = cgroups.applyCpu(job, settings);
     assertThat(again.outcome()).isEqualTo(WriteOutcome.UNCHANGED);
     assertThat(again.writes()).isEmpty();
-    assertThat(again.readBack()).isEqualTo(new CpuValues(2L, null, 20600, 100000));
+    assertThat(again.readBack()).isEqualTo(new CgroupCpuRead(2L, null, 20600, 100000));
 
-    CpuApplyResult unlimited = cgroups.applyCpu(job, new CpuSettings(2, 1, CpuSettings.NO_QUOTA, 100000));
+    CpuApplyResult unlimited = cgroups.applyCpu(job, new CgroupCpuWrite(2, 1, KernelCpuLimits.NO_QUOTA, 100000));
     assertThat(unlimited.writes()).containsExactly(new FileWrite("cpu.cfs_quota_us", "20600", "-1"));
   }
 
   @Test
   void comparesWithTheKernelNormalizedShares() throws Exception {
     // The kernel would clamp 1 to 2; a plain file does not, which the read-back check catches.
-    assertThatThrownBy(() -> cgroups.applyCpu(job, new CpuSettings(1, 1, -1, 100000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(job, new CgroupCpuWrite(1, 1, -1, 100000)))
         .isInstanceOfSatisfying(ReadBackMismatchException.class, e -> {
           assertThat(e.expected()).isEqualTo("2");
           assertThat(e.readBack()).isEqualTo("1");
@@ -173,29 +173,30 @@ class FakeV1CgroupsTest {
         });
     // Already holding the normalized value counts as unchanged.
     tree.file("cpu/qf/job1/cpu.shares", "262144\n");
-    assertThat(cgroups.applyCpu(job, new CpuSettings(300_000, 10_000, -1, 100000)).outcome())
+    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(300_000, 10_000, -1, 100000)).outcome())
         .isEqualTo(WriteOutcome.UNCHANGED);
   }
 
   @Test
   void clampsTheQuotaToTheParentsRatio() throws Exception {
     tree.file("cpu/qf/cpu.cfs_quota_us", "100000\n"); // the parent: 1 core
-    CpuApplyResult same = cgroups.applyCpu(job, new CpuSettings(4000, 391, 412000, 100000));
+    CpuApplyResult same = cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 100000));
     assertThat(same.readBack().quotaUs()).isEqualTo(100000);
-    assertThat(same.detail()).contains("412000 us clamped to 100000 us");
+    assertThat(same.quotaClamp()).contains(new QuotaClamp(412000, 100000, 100000));
 
     // Ratios, not raw quotas: at half the period, 1 core is 50000 us.
-    CpuApplyResult half = cgroups.applyCpu(job, new CpuSettings(4000, 391, 412000, 50000));
-    assertThat(half.readBack()).isEqualTo(new CpuValues(4000L, null, 50000, 50000));
+    CpuApplyResult half = cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 50000));
+    assertThat(half.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 50000, 50000));
+    assertThat(half.quotaClamp()).contains(new QuotaClamp(412000, 50000, 50000));
 
     // Below the parent's limit nothing is clamped.
-    assertThat(cgroups.applyCpu(job, new CpuSettings(4000, 391, 20000, 50000)).detail()).isEmpty();
+    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 20000, 50000)).quotaClamp()).isEmpty();
   }
 
   @Test
   void clampsTheQuotaToAGrandparentWhenTheParentHasNone() throws Exception {
     tree.file("cpu/cpu.cfs_quota_us", "150000\n");
-    assertThat(cgroups.applyCpu(job, new CpuSettings(4000, 391, 412000, 100000)).readBack().quotaUs())
+    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(4000, 391, 412000, 100000)).readBack().quotaUs())
         .isEqualTo(150000);
   }
 

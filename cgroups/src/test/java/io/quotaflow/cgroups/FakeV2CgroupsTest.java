@@ -34,7 +34,7 @@ class FakeV2CgroupsTest {
       tree.file("unified/qf/job1/cpu.max", "max 100000\n");
       tree.file("unified/qf/job1/cgroup.events", "populated 1\nfrozen 1\n");
       CgroupStats next = reader.read();
-      assertThat(next.cpuQuotaUs()).isEqualTo(CpuSettings.NO_QUOTA);
+      assertThat(next.cpuQuotaUs()).isEqualTo(KernelCpuLimits.NO_QUOTA);
       assertThat(next.cpuQuotaCores()).isNull();
       assertThat(next.freezer()).isEqualTo(FreezerState.FROZEN);
     }
@@ -45,7 +45,7 @@ class FakeV2CgroupsTest {
     PlainFileTree tree = PlainFileTree.v2(root, "qf", "hugetlb", "").v2Task("qf", "job1", false, false);
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     assertThat(cgroups.cpuSettingsSupported()).isFalse();
-    assertThatThrownBy(() -> cgroups.applyCpu(job, new CpuSettings(1000, 98, -1, 100000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(job, new CgroupCpuWrite(1000, 98, -1, 100000)))
         .isInstanceOf(CgroupUnsupportedException.class)
         .hasMessageContaining("has no cpu controller")
         .hasMessageContaining("cgroup.subtree_control");
@@ -67,18 +67,18 @@ class FakeV2CgroupsTest {
     Cgroups cgroups = tree.open(CgroupLayout.V2, "/qf");
     assertThat(cgroups.cpuSettingsSupported()).isTrue();
 
-    CpuApplyResult limited = cgroups.applyCpu(job, new CpuSettings(2000, 195, 206000, 100000));
+    CpuApplyResult limited = cgroups.applyCpu(job, new CgroupCpuWrite(2000, 195, 206000, 100000));
     assertThat(limited.writes()).containsExactly(
         new FileWrite("cpu.weight", "100", "195"),
         new FileWrite("cpu.max", "max 100000", "206000 100000"));
     assertThat(tree.read("unified/qf/job1/cpu.max")).isEqualTo("206000 100000");
-    assertThat(limited.readBack()).isEqualTo(new CpuValues(null, 195L, 206000, 100000));
+    assertThat(limited.readBack()).isEqualTo(new CgroupCpuRead(null, 195L, 206000, 100000));
 
-    CpuApplyResult unlimited = cgroups.applyCpu(job, new CpuSettings(2000, 195, -1, 100000));
+    CpuApplyResult unlimited = cgroups.applyCpu(job, new CgroupCpuWrite(2000, 195, -1, 100000));
     assertThat(unlimited.writes()).containsExactly(new FileWrite("cpu.max", "206000 100000", "max 100000"));
-    assertThat(cgroups.applyCpu(job, new CpuSettings(2000, 195, -1, 100000)).outcome())
+    assertThat(cgroups.applyCpu(job, new CgroupCpuWrite(2000, 195, -1, 100000)).outcome())
         .isEqualTo(WriteOutcome.UNCHANGED);
-    assertThat(cgroups.readCpu(job).toSettings()).isEqualTo(new CpuSettings(1997, 195, -1, 100000));
+    assertThat(cgroups.readCpu(job).toWrite()).isEqualTo(new CgroupCpuWrite(1997, 195, -1, 100000));
   }
 
   @Test

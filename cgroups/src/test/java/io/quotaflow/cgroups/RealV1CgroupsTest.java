@@ -74,7 +74,7 @@ class RealV1CgroupsTest {
       assertThat(idleStats.memoryBytes()).isNotNull();
       assertThat(idleStats.memoryPeakBytes()).isNotNull();
       assertThat(idleStats.freezer()).isEqualTo(FreezerState.THAWED);
-      assertThat(idleStats.cpuQuotaUs()).isEqualTo(CpuSettings.NO_QUOTA);
+      assertThat(idleStats.cpuQuotaUs()).isEqualTo(KernelCpuLimits.NO_QUOTA);
       assertThat(idleStats.cpuPeriodUs()).isNull();
       assertThat(idleStats.cpuQuotaCores()).isNull();
       assertThat(idleStats.nrThrottled()).isZero();
@@ -92,24 +92,24 @@ class RealV1CgroupsTest {
   @Test
   void theKernelClampsSharesAsModelled() throws Exception {
     TaskId task = sandbox.group("shares");
-    CpuApplyResult low = cgroups.applyCpu(task, new CpuSettings(1, 1, -1, 100_000));
+    CpuApplyResult low = cgroups.applyCpu(task, new CgroupCpuWrite(1, 1, -1, 100_000));
     assertThat(low.outcome()).isEqualTo(WriteOutcome.APPLIED);
     assertThat(low.writes()).containsExactly(new FileWrite("cpu.shares", "1024", "1"));
     assertThat(low.readBack().shares()).isEqualTo(2);
-    assertThat(cgroups.applyCpu(task, new CpuSettings(2, 1, -1, 100_000)).outcome())
+    assertThat(cgroups.applyCpu(task, new CgroupCpuWrite(2, 1, -1, 100_000)).outcome())
         .isEqualTo(WriteOutcome.UNCHANGED);
 
-    CpuApplyResult high = cgroups.applyCpu(task, new CpuSettings(1_000_000, 10_000, -1, 100_000));
+    CpuApplyResult high = cgroups.applyCpu(task, new CgroupCpuWrite(1_000_000, 10_000, -1, 100_000));
     assertThat(high.readBack().shares()).isEqualTo(262_144);
-    assertThat(cgroups.applyCpu(task, new CpuSettings(262_144, 10_000, -1, 100_000)).outcome())
+    assertThat(cgroups.applyCpu(task, new CgroupCpuWrite(262_144, 10_000, -1, 100_000)).outcome())
         .isEqualTo(WriteOutcome.UNCHANGED);
   }
 
   @Test
   void aQuotaThrottlesABusyProcess() throws Exception {
     TaskId task = sandbox.group("throttled");
-    CpuApplyResult applied = cgroups.applyCpu(task, new CpuSettings(1000, 98, 10_000, 100_000));
-    assertThat(applied.readBack()).isEqualTo(new CpuValues(1000L, null, 10_000, 100_000));
+    CpuApplyResult applied = cgroups.applyCpu(task, new CgroupCpuWrite(1000, 98, 10_000, 100_000));
+    assertThat(applied.readBack()).isEqualTo(new CgroupCpuRead(1000L, null, 10_000, 100_000));
     assertThat(cgroups.readCpu(task).quotaCores()).isEqualTo(0.1);
     sandbox.busy(task);
     try (CgroupStatsReader reader = cgroups.openReader(task)) {
@@ -124,23 +124,23 @@ class RealV1CgroupsTest {
   @Test
   void outOfRangeValuesAreKernelErrorsNamingFileAndValue() throws Exception {
     TaskId task = sandbox.group("range");
-    assertThatThrownBy(() -> cgroups.applyCpu(task, new CpuSettings(1000, 98, -1, 2_000_000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(task, new CgroupCpuWrite(1000, 98, -1, 2_000_000)))
         .isInstanceOfSatisfying(CgroupWriteException.class, e -> {
           assertThat(e.error()).isEqualTo(KernelError.EINVAL);
           assertThat(e.file()).hasFileName("cpu.cfs_period_us");
           assertThat(e.value()).isEqualTo("2000000");
           assertThat(e.getMessage()).contains("Invalid argument");
         });
-    assertThatThrownBy(() -> cgroups.applyCpu(task, new CpuSettings(1000, 98, 500, 100_000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(task, new CgroupCpuWrite(1000, 98, 500, 100_000)))
         .isInstanceOfSatisfying(CgroupWriteException.class, e -> {
           assertThat(e.error()).isEqualTo(KernelError.EINVAL);
           assertThat(e.file()).hasFileName("cpu.cfs_quota_us");
           assertThat(e.value()).isEqualTo("500");
         });
     // A failed quota does not leave a new period behind with the old quota.
-    assertThatThrownBy(() -> cgroups.applyCpu(task, new CpuSettings(1000, 98, 500, 50_000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(task, new CgroupCpuWrite(1000, 98, 500, 50_000)))
         .isInstanceOf(CgroupWriteException.class);
-    assertThat(cgroups.readCpu(task)).isEqualTo(new CpuValues(1000L, null, -1, 100_000));
+    assertThat(cgroups.readCpu(task)).isEqualTo(new CgroupCpuRead(1000L, null, -1, 100_000));
   }
 
   @Test
@@ -155,21 +155,21 @@ class RealV1CgroupsTest {
           .isInstanceOfSatisfying(CgroupWriteException.class,
               e -> assertThat(e.error()).isEqualTo(KernelError.EINVAL));
 
-      CpuApplyResult clamped = cgroups.applyCpu(task, new CpuSettings(4000, 391, 412_000, 100_000));
-      assertThat(clamped.readBack()).isEqualTo(new CpuValues(4000L, null, 100_000, 100_000));
-      assertThat(clamped.detail()).contains("clamped to 100000 us");
+      CpuApplyResult clamped = cgroups.applyCpu(task, new CgroupCpuWrite(4000, 391, 412_000, 100_000));
+      assertThat(clamped.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 100_000, 100_000));
+      assertThat(clamped.quotaClamp()).contains(new QuotaClamp(412_000, 100_000, 100_000));
 
       // Halving the period first would make 100000/50000 = 2 cores > 1: EINVAL, so quota first.
-      CpuApplyResult shorter = cgroups.applyCpu(task, new CpuSettings(4000, 391, 50_000, 50_000));
+      CpuApplyResult shorter = cgroups.applyCpu(task, new CgroupCpuWrite(4000, 391, 50_000, 50_000));
       assertThat(shorter.writes()).extracting(FileWrite::file)
           .containsExactly("cpu.cfs_quota_us", "cpu.cfs_period_us");
-      assertThat(shorter.readBack()).isEqualTo(new CpuValues(4000L, null, 50_000, 50_000));
+      assertThat(shorter.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 50_000, 50_000));
 
       // Growing both: the quota first would be 200000/50000 = 4 cores; period first works.
-      CpuApplyResult longer = cgroups.applyCpu(task, new CpuSettings(4000, 391, 200_000, 200_000));
+      CpuApplyResult longer = cgroups.applyCpu(task, new CgroupCpuWrite(4000, 391, 200_000, 200_000));
       assertThat(longer.writes()).extracting(FileWrite::file)
           .containsExactly("cpu.cfs_period_us", "cpu.cfs_quota_us");
-      assertThat(longer.readBack()).isEqualTo(new CpuValues(4000L, null, 200_000, 200_000));
+      assertThat(longer.readBack()).isEqualTo(new CgroupCpuRead(4000L, null, 200_000, 200_000));
     } finally {
       KernfsIo.write(parentQuota, "-1");
     }

@@ -81,7 +81,7 @@ class RealV2CgroupsTest {
   void withoutTheCpuControllerCpuSettingsAreUnsupportedAndThrottlingIsAbsent() throws Exception {
     assumeFalse(cgroups.cpuSettingsSupported(), "this v2 tree enables the cpu controller");
     TaskId task = sandbox.group("nocpu");
-    assertThatThrownBy(() -> cgroups.applyCpu(task, new CpuSettings(1000, 98, 10_000, 100_000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(task, new CgroupCpuWrite(1000, 98, 10_000, 100_000)))
         .isInstanceOf(CgroupUnsupportedException.class)
         .hasMessageContaining("no cpu controller");
     try (CgroupStatsReader reader = cgroups.openReader(task)) {
@@ -97,11 +97,11 @@ class RealV2CgroupsTest {
     assumeTrue(cgroups.cpuSettingsSupported(),
         "this v2 tree does not enable the cpu controller for the test parent's children");
     TaskId task = sandbox.group("cpu");
-    CpuApplyResult applied = cgroups.applyCpu(task, new CpuSettings(2000, 195, 20_600, 100_000));
-    assertThat(applied.readBack()).isEqualTo(new CpuValues(null, 195L, 20_600, 100_000));
-    assertThat(cgroups.applyCpu(task, new CpuSettings(2000, 195, 20_600, 100_000)).outcome())
+    CpuApplyResult applied = cgroups.applyCpu(task, new CgroupCpuWrite(2000, 195, 20_600, 100_000));
+    assertThat(applied.readBack()).isEqualTo(new CgroupCpuRead(null, 195L, 20_600, 100_000));
+    assertThat(cgroups.applyCpu(task, new CgroupCpuWrite(2000, 195, 20_600, 100_000)).outcome())
         .isEqualTo(WriteOutcome.UNCHANGED);
-    assertThatThrownBy(() -> cgroups.applyCpu(task, new CpuSettings(2000, 10_001, -1, 100_000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(task, new CgroupCpuWrite(2000, 10_001, -1, 100_000)))
         .isInstanceOfSatisfying(CgroupWriteException.class,
             e -> assertThat(e.error()).isEqualTo(KernelError.ERANGE));
   }

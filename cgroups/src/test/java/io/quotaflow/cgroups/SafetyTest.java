@@ -35,7 +35,7 @@ class SafetyTest {
 
   @Test
   void aSymlinkedGroupIsNeverFollowed() throws Exception {
-    CpuSettings settings = new CpuSettings(2, 1, 20600, 100000);
+    CgroupCpuWrite settings = new CgroupCpuWrite(2, 1, 20600, 100000);
     assertThatThrownBy(() -> cgroups.applyCpu(evil, settings))
         .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("symbolic link");
     assertThatThrownBy(() -> cgroups.openReader(evil)).isInstanceOf(UnsafeCgroupPathException.class);
@@ -62,7 +62,7 @@ class SafetyTest {
     Path shares = tree.path("cpu/qf/job1/cpu.shares");
     Files.delete(shares);
     Files.createSymbolicLink(shares, tree.path("cpu/victim/cpu.shares"));
-    assertThatThrownBy(() -> cgroups.applyCpu(TaskId.of("job1"), new CpuSettings(2, 1, -1, 100000)))
+    assertThatThrownBy(() -> cgroups.applyCpu(TaskId.of("job1"), new CgroupCpuWrite(2, 1, -1, 100000)))
         .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("cpu.shares is a symbolic link");
     assertThat(tree.read("cpu/victim/cpu.shares")).isEqualTo("1024\n");
 
@@ -79,7 +79,7 @@ class SafetyTest {
       Files.createSymbolicLink(tree.path(controller + "/linkedqf"), tree.path(controller + "/qf"));
     }
     Cgroups linked = tree.open(CgroupLayout.V1, "/linkedqf");
-    assertThatThrownBy(() -> linked.applyCpu(TaskId.of("job1"), new CpuSettings(2, 1, -1, 100000)))
+    assertThatThrownBy(() -> linked.applyCpu(TaskId.of("job1"), new CgroupCpuWrite(2, 1, -1, 100000)))
         .isInstanceOf(UnsafeCgroupPathException.class).hasMessageContaining("without symlinks");
     assertThatThrownBy(linked::discover).isInstanceOf(UnsafeCgroupPathException.class);
     assertThatThrownBy(() -> linked.create(TaskId.of("job9"))).isInstanceOf(UnsafeCgroupPathException.class);

@@ -22,6 +22,7 @@ import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
@@ -276,7 +277,7 @@ final class DemoCommand implements Callable<Integer> {
     }
     long now = System.currentTimeMillis();
     for (DemoTask task : DemoTask.ALL) {
-      io.publish(topics.taskSpecs(), nodeId + "/" + task.name(), DemoSpecs.spec(nodeId, task, now));
+      io.publish(topics.taskSpecs(), TaskKey.keyOf(nodeId, task.name()), DemoSpecs.spec(nodeId, task, now));
     }
   }
 

@@ -4,6 +4,7 @@ import io.quotaflow.cgroups.CgroupStats;
 import io.quotaflow.cgroups.FreezerState;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
 
@@ -25,7 +26,7 @@ public final class SampleBuilder {
 
   /** The {@code node/task} key every per-task topic uses. */
   public String keyOf(TaskId task) {
-    return node + "/" + task.value();
+    return TaskKey.keyOf(node, task.value());
   }
 
   /** A sample of a live group: RUNNING, or FROZEN once the freezer reports frozen. */

@@ -1,5 +1,6 @@
 package io.quotaflow.enforcer;
 
+import io.quotaflow.cgroups.Printable;
 import io.quotaflow.cgroups.TaskId;
 
 /**

@@ -1,6 +1,7 @@
 package io.quotaflow.enforcer;
 
 import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import java.time.Clock;
 
@@ -40,7 +41,7 @@ final class Answers {
 
   /** A result that answers no decision of the task itself (a restore, a lease expiry): always published. */
   void publish(EnforcementKind kind, TaskId task, DecisionRef ref, Outcome outcome) {
-    results.publish(node + "/" + task.value(), task.value(), kind, ref, outcome, clock.millis());
+    results.publish(TaskKey.keyOf(node, task.value()), task.value(), kind, ref, outcome, clock.millis());
   }
 
   /** A refused decision whose key names no valid task: answered under the key as received. */

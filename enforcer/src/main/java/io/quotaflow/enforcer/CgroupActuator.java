@@ -1,16 +1,17 @@
 package io.quotaflow.enforcer;
 
+import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.CgroupGoneException;
 import io.quotaflow.cgroups.CgroupUnsupportedException;
 import io.quotaflow.cgroups.CgroupWriteException;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.CpuApplyResult;
-import io.quotaflow.cgroups.CpuSettings;
-import io.quotaflow.cgroups.CpuValues;
 import io.quotaflow.cgroups.FileWrite;
 import io.quotaflow.cgroups.FreezeOutcome;
 import io.quotaflow.cgroups.FreezeResult;
 import io.quotaflow.cgroups.FreezerState;
+import io.quotaflow.cgroups.QuotaClamp;
 import io.quotaflow.cgroups.ReadBackMismatchException;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.cgroups.UnsafeCgroupPathException;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
 final class CgroupActuator {
 
   /** A read that either produced values or failed with the outcome to report. */
-  record CpuRead(CpuValues values, Outcome failure) {}
+  record CpuRead(CgroupCpuRead values, Outcome failure) {}
 
   /** A freezer state read that either produced the state or failed with the outcome to report. */
   record FreezerRead(FreezerState state, Outcome failure) {}
@@ -68,15 +69,15 @@ final class CgroupActuator {
   }
 
   /** Writes the settings; the result carries the values read back. */
-  Outcome writeCpu(TaskId task, CpuSettings settings) {
+  Outcome writeCpu(TaskId task, CgroupCpuWrite settings) {
     long start = System.nanoTime();
     try {
       CpuApplyResult result = cgroups.applyCpu(task, settings);
       metrics.applyLatency(EnforcementKind.CPU, System.nanoTime() - start);
       boolean wrote = result.outcome() == WriteOutcome.APPLIED;
       String detail = wrote ? "wrote " + describe(result) : "already " + Values.of(result.readBack());
-      if (!result.detail().isEmpty()) {
-        detail += "; " + result.detail();
+      if (result.quotaClamp().isPresent()) {
+        detail += "; " + describe(result.quotaClamp().get());
       }
       return Outcome.of(wrote ? EnforcementStatus.APPLIED : EnforcementStatus.UNCHANGED, detail)
           .withCpu(result.readBack());
@@ -180,6 +181,13 @@ final class CgroupActuator {
 
   private static String describe(CpuApplyResult result) {
     return result.writes().stream().map(CgroupActuator::describe).collect(Collectors.joining(", "));
+  }
+
+  /** Stable wording: "quota clamped to the parent's" is what an operator greps results for. */
+  static String describe(QuotaClamp clamp) {
+    return "quota clamped to the parent's: asked " + clamp.requestedUs() + " us, wrote " + clamp.writtenUs()
+        + " us per " + clamp.periodUs() + " us period, the most the parent groups' quota allows"
+        + " (cgroup v1 refuses a child quota above its parent's)";
   }
 
   private static String describe(FileWrite write) {

@@ -1,7 +1,7 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuSettings;
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementStatus;
@@ -68,8 +68,8 @@ final class CpuEnforcement {
   /** OFF: every group Quotaflow wrote gets its original values back; results name {@code cause}. */
   void restoreAll(DecisionRef cause) {
     for (TaskId task : ledger.tasksWithOriginals()) {
-      CpuValues original = ledger.original(task).orElseThrow();
-      Outcome restored = actuator.writeCpu(task, original.toSettings());
+      CgroupCpuRead original = ledger.original(task).orElseThrow();
+      Outcome restored = actuator.writeCpu(task, original.toWrite());
       if (restored.groupMissing()) {
         LOG.info("Nothing to restore for {}: its group is gone", task);
         forgetOriginal(task);
@@ -96,7 +96,7 @@ final class CpuEnforcement {
   }
 
   /** Saves the group's values before the first write to it (write-ahead), then writes. */
-  private Outcome write(TaskId task, CpuSettings settings) {
+  private Outcome write(TaskId task, CgroupCpuWrite settings) {
     if (ledger.original(task).isEmpty()) {
       CgroupActuator.CpuRead before = actuator.readCpu(task);
       if (before.failure() != null) {

@@ -1,6 +1,6 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.CgroupCpuSettings;
 import io.quotaflow.schemas.avro.CpuDecision;
@@ -12,7 +12,7 @@ import io.quotaflow.schemas.avro.CpuDecision;
  * @param apply false: the task is observed only and nothing is written for it
  * @param settings exactly what is written ({@code CpuDecision.cgroup})
  */
-public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CpuSettings settings) {
+public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CgroupCpuWrite settings) {
 
   /**
    * @throws IllegalArgumentException for values no kernel accepts (non-positive shares or weight,
@@ -20,9 +20,9 @@ public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CpuSettings
    */
   static CpuIntent of(DecisionRef ref, TaskId task, CpuDecision decision) {
     CgroupCpuSettings c = decision.getCgroup();
-    CpuSettings settings;
+    CgroupCpuWrite settings;
     try {
-      settings = new CpuSettings(c.getShares(), c.getWeight(), c.getQuotaUs(), c.getPeriodUs());
+      settings = new CgroupCpuWrite(c.getShares(), c.getWeight(), c.getQuotaUs(), c.getPeriodUs());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid cgroup values in the decision: " + e.getMessage(), e);
     }

@@ -1,6 +1,6 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
 import io.quotaflow.cgroups.TaskId;
 import java.io.IOException;
 import java.util.HashMap;
@@ -20,7 +20,7 @@ final class NodeLedger {
   private final StateFile file;
   private final String node;
   private final String cgroups;
-  private final Map<TaskId, CpuValues> originals = new TreeMap<>();
+  private final Map<TaskId, CgroupCpuRead> originals = new TreeMap<>();
   private final LeaseBook leases;
   private String savedCgroups;
 
@@ -41,7 +41,7 @@ final class NodeLedger {
     ledger.savedCgroups = content.cgroups();
     content.originalCpu().forEach((task, v) -> {
       if (TaskId.isValid(task)) {
-        ledger.originals.put(TaskId.of(task), new CpuValues(v.shares(), v.weight(), v.quotaUs(), v.periodUs()));
+        ledger.originals.put(TaskId.of(task), new CgroupCpuRead(v.shares(), v.weight(), v.quotaUs(), v.periodUs()));
       }
     });
     content.frozenByUs().forEach((task, f) -> {
@@ -62,7 +62,7 @@ final class NodeLedger {
     return leases;
   }
 
-  Optional<CpuValues> original(TaskId task) {
+  Optional<CgroupCpuRead> original(TaskId task) {
     return Optional.ofNullable(originals.get(task));
   }
 
@@ -72,8 +72,8 @@ final class NodeLedger {
   }
 
   /** Records the values a group has before its first write, and saves. */
-  void recordOriginal(TaskId task, CpuValues values) throws IOException {
-    CpuValues previous = originals.put(task, values);
+  void recordOriginal(TaskId task, CgroupCpuRead values) throws IOException {
+    CgroupCpuRead previous = originals.put(task, values);
     try {
       save();
     } catch (IOException e) {

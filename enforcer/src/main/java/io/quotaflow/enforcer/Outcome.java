@@ -1,6 +1,6 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 
 /**
@@ -10,13 +10,13 @@ import io.quotaflow.schemas.avro.EnforcementStatus;
  * @param frozen the freezer state read afterwards (true: FROZEN), null when not read
  * @param groupMissing the group does not exist under the parent (status REJECTED)
  */
-record Outcome(EnforcementStatus status, String detail, CpuValues cpu, Boolean frozen, boolean groupMissing) {
+record Outcome(EnforcementStatus status, String detail, CgroupCpuRead cpu, Boolean frozen, boolean groupMissing) {
 
   static Outcome of(EnforcementStatus status, String detail) {
     return new Outcome(status, detail, null, null, false);
   }
 
-  Outcome withCpu(CpuValues values) {
+  Outcome withCpu(CgroupCpuRead values) {
     return new Outcome(status, detail, values, frozen, groupMissing);
   }
 

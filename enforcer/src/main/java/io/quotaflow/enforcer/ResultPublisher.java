@@ -1,6 +1,7 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
+import io.quotaflow.cgroups.Printable;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.avro.EnforcementKind;
@@ -53,7 +54,7 @@ final class ResultPublisher implements AutoCloseable {
    * @param task the task as the key names it
    */
   void publish(String key, String task, EnforcementKind kind, DecisionRef ref, Outcome outcome, long nowMs) {
-    CpuValues cpu = outcome.cpu();
+    CgroupCpuRead cpu = outcome.cpu();
     EnforcementResult result = EnforcementResult.newBuilder()
         .setNode(node)
         .setTask(task)

@@ -1,6 +1,6 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 
 /** What the enforcer does about one decision: the output of {@link DecisionPlanner}. */
 public sealed interface Step {
@@ -12,7 +12,7 @@ public sealed interface Step {
   record Preview() implements Step {}
 
   /** Write the CPU settings, read them back and report APPLIED or UNCHANGED. */
-  record WriteCpu(CpuSettings settings) implements Step {}
+  record WriteCpu(CgroupCpuWrite settings) implements Step {}
 
   /** Freeze the group (or renew this enforcer's freeze of it) until {@code expiresAtMs}. */
   record Freeze(long expiresAtMs) implements Step {}

@@ -3,7 +3,7 @@ package io.quotaflow.enforcer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.CgroupCpuSettings;
 import io.quotaflow.schemas.avro.CpuDecision;
@@ -22,7 +22,7 @@ class CpuIntentTest {
   @Test
   void theCgroupRecordIsTakenAsItIs() {
     CpuIntent intent = CpuIntent.of(REF, TaskId.of("job"), decision(2, 1, 20_600, 100_000));
-    assertThat(intent.settings()).isEqualTo(new CpuSettings(2, 1, 20_600, 100_000));
+    assertThat(intent.settings()).isEqualTo(new CgroupCpuWrite(2, 1, 20_600, 100_000));
     assertThat(intent.apply()).isTrue();
   }
 

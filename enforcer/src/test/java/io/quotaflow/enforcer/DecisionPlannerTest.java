@@ -2,7 +2,7 @@ package io.quotaflow.enforcer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import org.junit.jupiter.api.Test;
 
@@ -10,7 +10,7 @@ class DecisionPlannerTest {
 
   static final TaskId TASK = TaskId.of("job-1");
   static final DecisionRef REF = new DecisionRef("quotaflow.cpu-decisions", 3, 42, 1_000);
-  static final CpuSettings SETTINGS = new CpuSettings(500, 49, 50_000, 100_000);
+  static final CgroupCpuWrite SETTINGS = new CgroupCpuWrite(500, 49, 50_000, 100_000);
 
   static CpuIntent cpu(boolean apply) {
     return new CpuIntent(REF, TASK, apply, SETTINGS);

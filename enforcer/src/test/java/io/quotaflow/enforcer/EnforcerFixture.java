@@ -3,6 +3,7 @@ package io.quotaflow.enforcer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.cgroups.KernelCpuLimits;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.KafkaWait;
 import io.quotaflow.embedded.junit.TestTopics;
@@ -134,7 +135,7 @@ final class EnforcerFixture implements AutoCloseable {
     return CpuDecision.newBuilder().setNode(node).setTask(task).setTsMs(System.currentTimeMillis())
         .setHardLimitCpu(1).setSoftLimitCpu(shares / 1000.0).setEffectiveLimitCpu(shares / 1000.0)
         .setReason("INITIAL").setApply(apply)
-        .setCgroup(new CgroupCpuSettings(shares, Math.max(1L, Math.round(shares * 100 / 1024.0)), quotaUs, 100_000L))
+        .setCgroup(new CgroupCpuSettings(shares, KernelCpuLimits.weightForShares(shares), quotaUs, 100_000L))
         .build();
   }
 

@@ -9,7 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.Sandboxes;
 import io.quotaflow.cgroups.CgroupSandbox;
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.WithKafka;
@@ -112,6 +112,37 @@ class EnforcerOnRealCgroupsTest {
       HttpResponse<String> health = get(ops, "/health");
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(health.body()).contains("\"ready\":true", "enforcement ON", "1 tasks");
+    }
+  }
+
+  @Test
+  void aQuotaAboveTheParentsIsClampedToItAndTheResultSaysSo() throws Exception {
+    TaskId job = sandbox.group("job-1");
+    Path parentQuota = sandbox.parentDir("cpu").resolve("cpu.cfs_quota_us");
+    // Our own test parent gets 1 core (100 ms per 100 ms); v1 refuses a child quota above it.
+    Files.writeString(parentQuota, "100000");
+    try {
+      kafka.start(sandbox.config(), stateFile);
+
+      EnforcementResult clamped = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 412_000));
+      assertThat(clamped.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(clamped.getReadQuotaUs()).isEqualTo(100_000);
+      assertThat(clamped.getDetail()).contains("cpu.cfs_quota_us -1 -> 100000",
+          "quota clamped to the parent's: asked 412000 us, wrote 100000 us per 100000 us period");
+      assertThat(sandbox.read("cpu", job, "cpu.cfs_quota_us")).isEqualTo("100000");
+
+      // The same decision again: nothing to write, and the answer still says the quota is not the one asked for.
+      EnforcementResult again = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 412_000));
+      assertThat(again.getStatus()).isEqualTo(EnforcementStatus.UNCHANGED);
+      assertThat(again.getDetail()).contains("quota clamped to the parent's: asked 412000 us, wrote 100000 us");
+
+      // Within the parent's quota nothing is clamped and the answer says nothing of it.
+      EnforcementResult within = kafka.awaitAnswer(kafka.cpu("job-1", true, 4000, 50_000));
+      assertThat(within.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
+      assertThat(within.getReadQuotaUs()).isEqualTo(50_000);
+      assertThat(within.getDetail()).doesNotContain("clamped");
+    } finally {
+      Files.writeString(parentQuota, "-1"); // unlimited again (the sandbox removes the parent afterwards)
     }
   }
 
@@ -226,7 +257,7 @@ class EnforcerOnRealCgroupsTest {
   void offRestoresTheValuesFromBeforeQuotaflowFirstWroteAndOnReappliesTheLatestDecision() throws Exception {
     TaskId job = sandbox.group("job-1");
     // Not the kernel's defaults: the restore must put back what the group had, not what groups start with.
-    sandbox.cgroups().applyCpu(job, new CpuSettings(700, 68, 30_000, 100_000));
+    sandbox.cgroups().applyCpu(job, new CgroupCpuWrite(700, 68, 30_000, 100_000));
     kafka.start(sandbox.config(), stateFile);
 
     assertThat(kafka.awaitAnswer(kafka.cpu("job-1", true, 512, 50_000)).getStatus()).isEqualTo(EnforcementStatus.APPLIED);

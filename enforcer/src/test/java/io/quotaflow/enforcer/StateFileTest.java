@@ -3,7 +3,7 @@ package io.quotaflow.enforcer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.cgroups.CpuValues;
+import io.quotaflow.cgroups.CgroupCpuRead;
 import io.quotaflow.cgroups.TaskId;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,8 +24,8 @@ class StateFileTest {
     Path path = dir.resolve("state/node-1.json");
     try (StateFile file = StateFile.open(path)) {
       NodeLedger ledger = NodeLedger.load(file, "node-1", CGROUPS, new LeaseBook(5_000));
-      ledger.recordOriginal(TaskId.of("job-1"), new CpuValues(1024L, null, -1, 100_000));
-      ledger.recordOriginal(TaskId.of("job-2"), new CpuValues(null, 100L, 50_000, 100_000));
+      ledger.recordOriginal(TaskId.of("job-1"), new CgroupCpuRead(1024L, null, -1, 100_000));
+      ledger.recordOriginal(TaskId.of("job-2"), new CgroupCpuRead(null, 100L, 50_000, 100_000));
       ledger.hold(TaskId.of("job-3"), 1_700_000_180_000L, REF);
     }
     assertThat(Files.list(path.getParent()).map(p -> p.getFileName().toString()))
@@ -36,8 +36,8 @@ class StateFileTest {
     try (StateFile file = StateFile.open(path)) {
       LeaseBook leases = new LeaseBook(5_000);
       NodeLedger ledger = NodeLedger.load(file, "node-1", CGROUPS, leases);
-      assertThat(ledger.original(TaskId.of("job-1"))).contains(new CpuValues(1024L, null, -1, 100_000));
-      assertThat(ledger.original(TaskId.of("job-2"))).contains(new CpuValues(null, 100L, 50_000, 100_000));
+      assertThat(ledger.original(TaskId.of("job-1"))).contains(new CgroupCpuRead(1024L, null, -1, 100_000));
+      assertThat(ledger.original(TaskId.of("job-2"))).contains(new CgroupCpuRead(null, 100L, 50_000, 100_000));
       assertThat(leases.lease(TaskId.of("job-3"))).contains(new LeaseBook.Lease(TaskId.of("job-3"), 1_700_000_180_000L, REF));
       assertThat(ledger.savedUnderOtherCgroups()).isEmpty();
 

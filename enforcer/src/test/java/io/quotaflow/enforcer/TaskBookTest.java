@@ -2,7 +2,7 @@ package io.quotaflow.enforcer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.cgroups.CpuSettings;
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import org.junit.jupiter.api.Test;
@@ -33,7 +33,7 @@ class TaskBookTest {
   @Test
   void theLatestDecisionPerTaskIsKeptAndTombstonesRemoveIt() {
     TaskBook book = new TaskBook();
-    CpuSettings settings = new CpuSettings(2, 1, -1, 100_000);
+    CgroupCpuWrite settings = new CgroupCpuWrite(2, 1, -1, 100_000);
     book.put(new CpuIntent(FIRST, TASK, true, settings));
     CpuIntent latest = new CpuIntent(SECOND, TASK, false, settings);
     book.put(latest);

@@ -1,11 +1,26 @@
 package io.quotaflow.schemas;
 
-/** The {@code node/task} key of every per-task topic. Both parts are valid {@link Ids}. */
+/**
+ * The {@code node/task} key of every per-task topic and store. Both parts are valid {@link Ids}.
+ * Keys are built here ({@link #keyOf}, {@link #nodePrefix}), never by hand.
+ */
 public record TaskKey(String node, String task) {
+
+  private static final char SEPARATOR = '/';
 
   public TaskKey {
     Ids.requireValid("node", node);
     Ids.requireValid("task", task);
+  }
+
+  /** The key of {@code node}'s task {@code task}; throws {@link Ids.InvalidIdException} for an invalid id. */
+  public static String keyOf(String node, String task) {
+    return new TaskKey(node, task).toString();
+  }
+
+  /** What every key of {@code node}'s tasks starts with, for a prefix scan of a store keyed {@code node/task}. */
+  public static String nodePrefix(String node) {
+    return Ids.requireValid("node", node) + SEPARATOR;
   }
 
   /** Parses {@code node/task}; throws {@link IllegalArgumentException} naming what is wrong. */
@@ -13,7 +28,7 @@ public record TaskKey(String node, String task) {
     if (key == null) {
       throw new IllegalArgumentException("task key is missing (expected node/task)");
     }
-    int slash = key.indexOf('/');
+    int slash = key.indexOf(SEPARATOR);
     if (slash < 0) {
       throw new IllegalArgumentException("task key '" + key + "' has no '/' (expected node/task)");
     }
@@ -22,12 +37,12 @@ public record TaskKey(String node, String task) {
 
   /** The node part of a {@code node/task} or {@code node} key: everything before the first '/'. */
   public static String nodeOf(String key) {
-    int slash = key.indexOf('/');
+    int slash = key.indexOf(SEPARATOR);
     return slash < 0 ? key : key.substring(0, slash);
   }
 
   @Override
   public String toString() {
-    return node + "/" + task;
+    return node + SEPARATOR + task;
   }
 }

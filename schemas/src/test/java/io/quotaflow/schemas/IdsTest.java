@@ -49,6 +49,16 @@ class IdsTest {
   }
 
   @Test
+  void buildsTaskKeysAndNodePrefixesThatParseBack() {
+    assertThat(TaskKey.keyOf("node-1", "task-7")).isEqualTo("node-1/task-7");
+    assertThat(TaskKey.parse(TaskKey.keyOf("node-1", "task-7"))).isEqualTo(new TaskKey("node-1", "task-7"));
+    assertThat(TaskKey.keyOf("node-1", "task-7")).startsWith(TaskKey.nodePrefix("node-1"));
+    assertThat(TaskKey.nodePrefix("node-1")).isEqualTo("node-1/");
+    assertThatThrownBy(() -> TaskKey.keyOf("node-1", "a/b")).isInstanceOf(Ids.InvalidIdException.class);
+    assertThatThrownBy(() -> TaskKey.nodePrefix("..")).isInstanceOf(Ids.InvalidIdException.class);
+  }
+
+  @Test
   void refusesMalformedTaskKeys() {
     assertThatThrownBy(() -> TaskKey.parse("node-1")).hasMessageContaining("no '/'");
     assertThatThrownBy(() -> TaskKey.parse("node-1/../x")).isInstanceOf(Ids.InvalidIdException.class);

@@ -4,7 +4,7 @@ import io.quotaflow.streams.engine.pools.IntegralPools;
 import io.quotaflow.streams.engine.pools.PoolClusterSettings;
 import io.quotaflow.streams.engine.pools.PoolLoad;
 import io.quotaflow.streams.engine.pools.PoolSpec;
-import io.quotaflow.streams.engine.pools.PoolState;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
 import io.quotaflow.streams.engine.pools.PoolVolumeState;
 import io.quotaflow.streams.engine.pools.PoolsPeriod;
 import io.quotaflow.streams.engine.pools.PoolsUpdate;
@@ -97,8 +97,8 @@ final class PoolsScenario {
       PoolsUpdate update = engine.update(new PoolsPeriod(START_MS + k * periodMs, cluster, pools, loads, volumes));
       volumes = update.volumes();
 
-      PoolState production = update.state(PRODUCTION);
-      PoolState research = update.state(RESEARCH);
+      PoolAttributes production = update.state(PRODUCTION);
+      PoolAttributes research = update.state(RESEARCH);
       double servedCpuS = Math.min(research.fairShareCpu() * periodS, researchQueueCpuS);
       researchQueueCpuS -= servedCpuS;
       double bestEffortCpu = withBestEffort ? update.state(BEST_EFFORT).fairShareCpu() : 0.0;

@@ -1,6 +1,6 @@
 package io.quotaflow.cli.bench;
 
-import io.quotaflow.streams.engine.pools.PoolState;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
 
 /**
  * The scenario over time, one point per bucket: CPU values are the bucket's mean, volumes and the
@@ -48,7 +48,7 @@ final class Timeline {
     return (i + 1) * bucketMs / 3_600_000.0;
   }
 
-  void add(int bucket, PoolState production, PoolState research, double queueCpuS, double bestEffortCpu) {
+  void add(int bucket, PoolAttributes production, PoolAttributes research, double queueCpuS, double bestEffortCpu) {
     int n = ++samples[bucket];
     productionDemandCpu[bucket] += (production.demandCpu() - productionDemandCpu[bucket]) / n;
     productionFairShareCpu[bucket] += (production.fairShareCpu() - productionFairShareCpu[bucket]) / n;

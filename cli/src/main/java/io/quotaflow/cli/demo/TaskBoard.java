@@ -1,8 +1,8 @@
 package io.quotaflow.cli.demo;
 
+import io.quotaflow.cgroups.CgroupCpuRead;
 import io.quotaflow.cgroups.CgroupStats;
 import io.quotaflow.cgroups.CgroupStatsReader;
-import io.quotaflow.cgroups.CpuValues;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.CpuDecision;
@@ -60,7 +60,7 @@ public final class TaskBoard implements AutoCloseable {
     List<TaskRow> rows = new ArrayList<>();
     for (DemoTask task : tasks) {
       Now now = read(task.name());
-      CpuValues cpu = cpuValues(task.name());
+      CgroupCpuRead cpu = cpuValues(task.name());
       CpuDecision decision = watch.decision(task.name()).orElse(null);
       EnforcementResult result = watch.result(task.name()).orElse(null);
       Long normalBytes = task.memory() == null ? null : task.memory().normalMb() << 20;
@@ -68,7 +68,7 @@ public final class TaskBoard implements AutoCloseable {
       rows.add(new TaskRow(task.name(), task.pool(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
-          cpu == null ? null : cpu.toSettings().shares(),
+          cpu == null ? null : cpu.sharesEquivalent(),
           cpu == null ? null : cpu.quotaCores(),
           now.memoryBytes(),
           role,
@@ -100,7 +100,7 @@ public final class TaskBoard implements AutoCloseable {
     }
   }
 
-  private CpuValues cpuValues(String task) {
+  private CgroupCpuRead cpuValues(String task) {
     try {
       return cgroups.readCpu(TaskId.of(task));
     } catch (IOException | RuntimeException e) {

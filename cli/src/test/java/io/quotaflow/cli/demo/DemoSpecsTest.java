@@ -18,7 +18,7 @@ import io.quotaflow.streams.engine.pools.IntegralPools;
 import io.quotaflow.streams.engine.pools.PoolClusterSettings;
 import io.quotaflow.streams.engine.pools.PoolLoad;
 import io.quotaflow.streams.engine.pools.PoolSpec;
-import io.quotaflow.streams.engine.pools.PoolState;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
 import io.quotaflow.streams.engine.pools.PoolVolumeState;
 import io.quotaflow.streams.engine.pools.PoolsPeriod;
 import io.quotaflow.streams.engine.pools.PoolsUpdate;
@@ -161,7 +161,7 @@ class DemoSpecsTest {
       return new Story(updates);
     }
 
-    PoolState state(int second, String pool) {
+    PoolAttributes state(int second, String pool) {
       return updates.get(second).state(pool);
     }
 
@@ -170,7 +170,7 @@ class DemoSpecsTest {
     }
 
     double demandCpu(int second) {
-      return updates.get(second).states().stream().mapToDouble(PoolState::demandCpu).sum();
+      return updates.get(second).states().stream().mapToDouble(PoolAttributes::demandCpu).sum();
     }
   }
 

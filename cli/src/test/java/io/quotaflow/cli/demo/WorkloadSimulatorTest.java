@@ -3,10 +3,11 @@ package io.quotaflow.cli.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotaflow.cgroups.CgroupCpuWrite;
 import io.quotaflow.cgroups.CgroupStatsReader;
 import io.quotaflow.cgroups.Cgroups;
-import io.quotaflow.cgroups.CpuSettings;
 import io.quotaflow.cgroups.FreezerState;
+import io.quotaflow.cgroups.KernelCpuLimits;
 import io.quotaflow.cgroups.TaskId;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -33,8 +34,8 @@ class WorkloadSimulatorTest {
         WorkloadSimulator simulator = WorkloadSimulator.start(tree, List.of(BUSY, OTHER), 1.0)) {
       simulator.close(); // tick by hand from here: no clock in the arithmetic
       Cgroups cgroups = Cgroups.open(tree.config());
-      cgroups.applyCpu(TaskId.of("busy"), new CpuSettings(3000, CpuSettings.weightForShares(3000), -1, 100_000));
-      cgroups.applyCpu(TaskId.of("other"), new CpuSettings(1000, CpuSettings.weightForShares(1000), -1, 100_000));
+      cgroups.applyCpu(TaskId.of("busy"), new CgroupCpuWrite(3000, KernelCpuLimits.weightForShares(3000), -1, 100_000));
+      cgroups.applyCpu(TaskId.of("other"), new CgroupCpuWrite(1000, KernelCpuLimits.weightForShares(1000), -1, 100_000));
       try (CgroupStatsReader busy = cgroups.openReader(TaskId.of("busy"));
           CgroupStatsReader other = cgroups.openReader(TaskId.of("other"))) {
         simulator.tick(SECOND_NS, 0);
@@ -42,7 +43,7 @@ class WorkloadSimulatorTest {
         assertThat(other.read().cpuUsageUsec()).isEqualTo(250_000);
 
         // A quota of 0.1 core holds "busy" there; "other" takes the rest of the core.
-        cgroups.applyCpu(TaskId.of("busy"), new CpuSettings(3000, CpuSettings.weightForShares(3000), 10_000, 100_000));
+        cgroups.applyCpu(TaskId.of("busy"), new CgroupCpuWrite(3000, KernelCpuLimits.weightForShares(3000), 10_000, 100_000));
         simulator.tick(SECOND_NS, 1000);
         assertThat(busy.read().cpuUsageUsec()).isEqualTo(850_000);
         assertThat(other.read().cpuUsageUsec()).isEqualTo(1_150_000);

@@ -2,6 +2,7 @@ package io.quotaflow.streams.api;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
@@ -53,10 +54,10 @@ final class LiveReads {
       }
       case TASK -> {
         TaskCpuState cpu = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition,
-            s -> s.get(route.node() + "/" + route.id()));
+            s -> s.get(TaskKey.keyOf(route.node(), route.id())));
         TaskView view = TaskView.of(route.node(), route.id(), cpu, gate(route.node(), partition));
         if (view == null) {
-          throw ApiException.notFound("no task '" + route.node() + "/" + route.id()
+          throw ApiException.notFound("no task '" + TaskKey.keyOf(route.node(), route.id())
               + "': no sample or spec of it has been seen, or it is gone");
         }
         yield LiveJson.write(view);
@@ -73,7 +74,7 @@ final class LiveReads {
     }
     List<GateTaskRecord> tasks = this.<GateTaskRecord, List<GateTaskRecord>>query(LiveStores.PEAK_GATE_TASKS, partition, s -> {
       List<GateTaskRecord> all = new ArrayList<>();
-      try (KeyValueIterator<String, GateTaskRecord> it = s.prefixScan(node + "/", new StringSerializer())) {
+      try (KeyValueIterator<String, GateTaskRecord> it = s.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
         it.forEachRemaining(kv -> all.add(kv.value));
       }
       return all;

@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import java.util.ArrayList;
@@ -11,10 +12,6 @@ import java.util.List;
  * would otherwise reach a cgroup or an engine.
  */
 public final class ClusterConfigValidator {
-
-  /** The kernel accepts CFS periods from 1 ms to 1 s. */
-  static final long MIN_CFS_PERIOD_US = 1_000;
-  static final long MAX_CFS_PERIOD_US = 1_000_000;
 
   /**
    * A FREEZE lease must outlast two sample periods of the collector (1 s by default), so a renewal
@@ -49,7 +46,8 @@ public final class ClusterConfigValidator {
     positive(problems, "smooth_period_s", config.getSmoothPeriodS());
     range(problems, "relaxed_share_multiplier_limit", config.getRelaxedShareMultiplierLimit(), 1, 10);
     range(problems, "fair_share_update_period_ms", config.getFairShareUpdatePeriodMs(), 10, 60_000);
-    range(problems, "cfs_period_us", config.getCfsPeriodUs(), MIN_CFS_PERIOD_US, MAX_CFS_PERIOD_US);
+    range(problems, "cfs_period_us", config.getCfsPeriodUs(), KernelCpuLimits.MIN_PERIOD_US,
+        KernelCpuLimits.MAX_PERIOD_US);
     range(problems, "cfs_quota_fudge_factor", config.getCfsQuotaFudgeFactor(), 1, MAX_CFS_QUOTA_FUDGE_FACTOR);
     range(problems, "zero_cpus_shares_fraction", config.getZeroCpusSharesFraction(), 0, 1);
     range(problems, "zero_cpus_quota_fraction", config.getZeroCpusQuotaFraction(), 0.01, MAX_ZERO_CPUS_QUOTA_FRACTION);

@@ -64,6 +64,11 @@ final class ConfigBroadcaster<V> extends ContextualProcessor<String, V, String, 
     } else {
       poolConfigs.put(storeKey, config);
     }
-    context().forward(record.withKey(kind.name() + "/" + id).withValue(config));
+    context().forward(record.withKey(keyOf(kind, id)).withValue(config));
+  }
+
+  /** The key of a broadcast record, {@code KIND/id}: built here for every kind (configs, pool caps, profiles). */
+  static String keyOf(BroadcastKind kind, String id) {
+    return kind.name() + "/" + id;
   }
 }

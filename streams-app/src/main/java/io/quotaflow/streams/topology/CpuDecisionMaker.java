@@ -9,10 +9,9 @@ import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.MonitorStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
-import io.quotaflow.streams.engine.cpu.CgroupCpuValues;
-import io.quotaflow.streams.engine.cpu.CgroupVersion;
-import io.quotaflow.streams.engine.cpu.CpuCgroupConfig;
-import io.quotaflow.streams.engine.cpu.CpuCgroupSettings;
+import io.quotaflow.streams.engine.cpu.CgroupCpuCalculator;
+import io.quotaflow.streams.engine.cpu.CgroupCpuTarget;
+import io.quotaflow.streams.engine.cpu.CgroupCpuTunables;
 import io.quotaflow.streams.engine.cpu.CpuReading;
 import io.quotaflow.streams.engine.cpu.JobCpuMonitor;
 import io.quotaflow.streams.engine.cpu.MonitorSettings;
@@ -59,15 +58,15 @@ final class CpuDecisionMaker {
   }
 
   private final JobCpuMonitor monitor = new JobCpuMonitor();
-  private final CpuCgroupSettings cgroupSettings = new CpuCgroupSettings();
+  private final CgroupCpuCalculator cgroupCpu = new CgroupCpuCalculator();
 
   /** Throws {@link io.quotaflow.streams.engine.cpu.InvalidSettingsException} when the spec's monitor settings are out of range. */
   static MonitorSettings monitorSettings(TaskSpec spec) {
     return spec == null ? MonitorSettings.DEFAULTS : SpecSettings.monitor(spec.getJobCpuMonitor());
   }
 
-  static CpuCgroupConfig cgroupConfig(ClusterConfig cluster) {
-    return new CpuCgroupConfig(cluster.getCfsPeriodUs(), cluster.getCfsQuotaFudgeFactor(), cluster.getEnforcePerPeriodQuota(),
+  static CgroupCpuTunables cgroupCpuTunables(ClusterConfig cluster) {
+    return new CgroupCpuTunables(cluster.getCfsPeriodUs(), cluster.getCfsQuotaFudgeFactor(), cluster.getEnforcePerPeriodQuota(),
         cluster.getZeroCpusSharesFraction(), cluster.getZeroCpusQuotaFraction(), cluster.getNcpusAreCores(),
         cluster.getUseHyperthreads());
   }
@@ -194,7 +193,7 @@ final class CpuDecisionMaker {
     // DESIGN §3: the pool's cap scales what the task reports, with reclaim on (soft) or off (hard).
     double effective = effectiveLimit(state, caps);
     double ncpus = spec == null ? hard : spec.getNcpus();
-    CgroupCpuValues values = cgroupSettings.compute(cgroupConfig(cluster), new TaskCpu(ncpus, hard, effective),
+    CgroupCpuTarget values = cgroupCpu.compute(cgroupCpuTunables(cluster), new TaskCpu(ncpus, hard, effective),
         nodeCpu(node));
     String reason = event.name();
     if (spec == null) {
@@ -278,9 +277,9 @@ final class CpuDecisionMaker {
 
   private static NodeCpu nodeCpu(NodeStatus node) {
     if (node == null) {
-      return NodeCpu.of(1, CgroupVersion.V1);
+      return new NodeCpu(1);
     }
-    return NodeCpu.of(Math.max(1, node.getThreadsPerCore()), CgroupVersion.of(node.getCgroupVersion()));
+    return new NodeCpu(Math.max(1, node.getThreadsPerCore()));
   }
 
   private static TaskCpuState emptyState(String node, String task, TaskSpec spec) {

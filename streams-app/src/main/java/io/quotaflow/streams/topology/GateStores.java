@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
@@ -85,7 +86,7 @@ final class GateStores {
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
-    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(node + "/", KEYS)) {
+    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
       all.forEachRemaining(kv -> tasks.add(kv.value));
     }
     return new NodeGate(PeakGate.restore(GateRecords.gate(stored, tasks), profiles), stored.getClockRecordTsMs());
@@ -103,13 +104,12 @@ final class GateStores {
   /** Writes the gate's changes through; a gate that knows no task any more is deleted rather than kept empty. */
   void save(NodeGate node) {
     PeakGate gate = node.gate();
-    String prefix = gate.node() + "/";
     PeakGate.Changes changes = gate.drainChanges();
     for (TaskGateState task : changes.changed()) {
-      gateTasks.put(prefix + task.task(), GateRecords.task(task));
+      gateTasks.put(TaskKey.keyOf(gate.node(), task.task()), GateRecords.task(task));
     }
     for (String task : changes.removed()) {
-      gateTasks.delete(prefix + task);
+      gateTasks.delete(TaskKey.keyOf(gate.node(), task));
     }
     if (gate.isEmpty()) {
       gates.delete(gate.node());
@@ -124,7 +124,7 @@ final class GateStores {
   void publish(List<GateDecision> decisions, long timestampMs) {
     for (GateDecision d : decisions) {
       // A FORGET is a tombstone: the compacted topic keeps no FREEZE or THAW of a task that is gone.
-      context.forward(new Record<>(d.node() + "/" + d.task(), (Object) GateRecords.decision(d), timestampMs),
+      context.forward(new Record<>(TaskKey.keyOf(d.node(), d.task()), (Object) GateRecords.decision(d), timestampMs),
           Names.FREEZE_DECISIONS_SINK);
       probe.freezeDecisionPublished(d.action().name());
     }

@@ -1,6 +1,7 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.Ids;
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
@@ -35,12 +36,11 @@ final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
     RecordChecks.requireNoProblems("node status", RecordChecks.nodeProblems(status));
     NodeStatus before = stores.nodes.get(node);
     stores.nodes.put(node, status);
-    if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()
-        && before.getCgroupVersion() == status.getCgroupVersion()) {
-      return; // the periodic refresh: nothing a decision depends on changed
+    if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()) {
+      return; // the periodic refresh: nothing a decision depends on changed (the cgroup version is the enforcer's)
     }
     List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
-    try (KeyValueIterator<String, TaskCpuState> range = stores.tasks.prefixScan(node + "/", new org.apache.kafka.common.serialization.StringSerializer())) {
+    try (KeyValueIterator<String, TaskCpuState> range = stores.tasks.prefixScan(TaskKey.nodePrefix(node), new org.apache.kafka.common.serialization.StringSerializer())) {
       range.forEachRemaining(tasks::add);
     }
     for (KeyValue<String, TaskCpuState> task : tasks) {

@@ -150,7 +150,7 @@ final class PeakGateProcessor extends ContextualProcessor<String, Object, String
     } else {
       stores.usage.put(key, GateRecords.usage(after.get(memory.task())));
     }
-    String node = key.substring(0, key.indexOf('/'));
+    String node = TaskKey.nodeOf(key);
     finished.ifPresent(f -> stores.forwardFinished(f.operation(),
         GateRecords.finished(node, memory.task(), memory.tsMs(), f), timestampMs));
     sweepIdleUsage(memory.tsMs(), idleTimeoutMs);

@@ -2,6 +2,7 @@ package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.internal.PartitionReports;
 import io.quotaflow.schemas.avro.internal.PoolBarrierRecord;
 import io.quotaflow.schemas.avro.internal.PoolPartialReport;
@@ -9,9 +10,9 @@ import io.quotaflow.schemas.avro.internal.PoolPartialSum;
 import io.quotaflow.schemas.avro.internal.PoolVolumeRecord;
 import io.quotaflow.streams.engine.pools.GuaranteeType;
 import io.quotaflow.streams.engine.pools.PeriodBarrier;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
 import io.quotaflow.streams.engine.pools.PoolClusterSettings;
 import io.quotaflow.streams.engine.pools.PoolSpec;
-import io.quotaflow.streams.engine.pools.PoolState;
 import io.quotaflow.streams.engine.pools.PoolVolumeState;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,8 +79,8 @@ public final class PoolRecords {
         .build();
   }
 
-  static io.quotaflow.schemas.avro.PoolState state(PoolState s) {
-    return io.quotaflow.schemas.avro.PoolState.newBuilder().setPool(s.pool()).setTsMs(s.tsMs())
+  static PoolState state(PoolAttributes s) {
+    return PoolState.newBuilder().setPool(s.pool()).setTsMs(s.tsMs())
         .setAccumulatedResourceRatioVolume(s.accumulatedResourceRatioVolume())
         .setAccumulatedResourceVolumeCpu(s.accumulatedResourceVolumeCpu())
         .setIntegralPoolCapacity(s.integralPoolCapacity()).setSpecifiedBurstRatio(s.specifiedBurstRatio())

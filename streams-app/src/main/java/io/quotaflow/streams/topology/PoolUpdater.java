@@ -1,6 +1,7 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.PoolBarrierRecord;
@@ -9,16 +10,16 @@ import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.avro.internal.PoolVolumeRecord;
 import io.quotaflow.streams.engine.pools.IntegralPools;
 import io.quotaflow.streams.engine.pools.PeriodBarrier;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
 import io.quotaflow.streams.engine.pools.PoolSpec;
-import io.quotaflow.streams.engine.pools.PoolState;
 import io.quotaflow.streams.engine.pools.PoolVolumeState;
 import io.quotaflow.streams.engine.pools.PoolsPeriod;
 import io.quotaflow.streams.engine.pools.PoolsUpdate;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -44,7 +45,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
   private KeyValueStore<String, ConfigBroadcast> configs;
   private KeyValueStore<String, PoolBarrierRecord> barrier;
   private KeyValueStore<String, PoolVolumeRecord> volumes;
-  private KeyValueStore<String, io.quotaflow.schemas.avro.PoolState> latest;
+  private KeyValueStore<String, PoolState> latest;
 
   PoolUpdater(int partitions) {
     this.partitions = partitions;
@@ -95,15 +96,15 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
     PoolsUpdate update = engine.update(new PoolsPeriod(tsMs, PoolRecords.settings(cluster, period.nodeCpus()), specs,
         period.loads(), volumeStates));
     Set<String> published = new HashSet<>();
-    for (PoolState state : update.states()) {
-      io.quotaflow.schemas.avro.PoolState record = PoolRecords.state(state);
+    for (PoolAttributes state : update.states()) {
+      PoolState record = PoolRecords.state(state);
       context().forward(new Record<>(state.pool(), (Object) record, tsMs), Names.POOL_STATE_SINK);
       latest.put(state.pool(), record);
       published.add(state.pool());
     }
     // A pool this update no longer covers is gone: the live view shows the pools in force, not every pool ever seen.
     List<String> gone = new ArrayList<>();
-    try (KeyValueIterator<String, io.quotaflow.schemas.avro.PoolState> all = latest.all()) {
+    try (KeyValueIterator<String, PoolState> all = latest.all()) {
       all.forEachRemaining(kv -> {
         if (!published.contains(kv.key)) {
           gone.add(kv.key);
@@ -118,7 +119,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
       if (Math.abs(cap - broadcastCap) > CAP_EPSILON) {
         ConfigBroadcast copy = ConfigBroadcast.newBuilder().setKind(BroadcastKind.POOL_CAP).setId(pool)
             .setPoolCap(PoolCapRecord.newBuilder().setPool(pool).setCapRatio(cap).setTsMs(tsMs).build()).build();
-        context().forward(new Record<>(BroadcastKind.POOL_CAP.name() + "/" + pool, (Object) copy, tsMs),
+        context().forward(new Record<>(ConfigBroadcaster.keyOf(BroadcastKind.POOL_CAP, pool), (Object) copy, tsMs),
             Names.POOL_CAP_BROADCAST_SINK);
         broadcastCap = cap;
       }

@@ -47,6 +47,6 @@ final class ProfileLearner extends ContextualProcessor<String, FinishedTaskUsage
     profiles.put(operation, next);
     ConfigBroadcast broadcast = ConfigBroadcast.newBuilder().setKind(BroadcastKind.MEMORY_PROFILE).setId(operation)
         .setMemoryProfile(next).build();
-    context().forward(record.withKey(BroadcastKind.MEMORY_PROFILE.name() + "/" + operation).withValue(broadcast));
+    context().forward(record.withKey(ConfigBroadcaster.keyOf(BroadcastKind.MEMORY_PROFILE, operation)).withValue(broadcast));
   }
 }

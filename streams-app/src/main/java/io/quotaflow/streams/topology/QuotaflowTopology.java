@@ -5,6 +5,7 @@ import static io.quotaflow.streams.topology.Names.*;
 import io.quotaflow.schemas.NodeStreamPartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.MemoryProfileRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
@@ -66,7 +67,7 @@ public final class QuotaflowTopology {
     topology.addStateStore(store(POOL_BARRIER_STORE, topics.valueSerde(PoolBarrierRecord.class)), POOL_UPDATER);
     topology.addStateStore(store(POOL_VOLUMES_STORE, topics.valueSerde(PoolVolumeRecord.class)), POOL_UPDATER);
     // Read only by interactive queries (GET /pools): pool-state is a topic, this is its newest value per pool.
-    topology.addStateStore(store(POOL_STATE_LATEST_STORE, topics.valueSerde(io.quotaflow.schemas.avro.PoolState.class)),
+    topology.addStateStore(store(POOL_STATE_LATEST_STORE, topics.valueSerde(PoolState.class)),
         POOL_UPDATER);
     topology.addSink(POOL_STATE_SINK, topics.poolState().name(), topics.poolState().keySerde().serializer(),
         topics.poolState().valueSerde().serializer(), POOL_UPDATER);

@@ -305,7 +305,7 @@ public final class PeakGate {
         if (!approaching) {
           break;
         }
-        if (e.interactive() || (queue().isEmpty() && Admission.admits(config, e, tasks.values(), this::peakBytes))) {
+        if (e.interactive() || (queue().isEmpty() && PeakSlotAdmission.admits(config, e, tasks.values(), this::peakBytes))) {
           e.role = GateRole.HOLDING;
         } else {
           e.role = GateRole.WAITING;
@@ -342,7 +342,7 @@ public final class PeakGate {
     int admitted = 0;
     for (TaskEntry head : queue) {
       // A head that does not fit blocks those behind it, even smaller ones: that is what rules out starvation.
-      if (!Admission.admits(config, head, tasks.values(), this::peakBytes)) {
+      if (!PeakSlotAdmission.admits(config, head, tasks.values(), this::peakBytes)) {
         break;
       }
       head.role = GateRole.HOLDING;

@@ -170,7 +170,7 @@ public final class IntegralPools {
     }
     // With T = 0 nothing was shared; capping every task to a zero share would stop the cluster.
     boolean overcommitted = totalCpu > 0 && demandCpu > totalCpu;
-    List<PoolState> states = new ArrayList<>(pools.size());
+    List<PoolAttributes> states = new ArrayList<>(pools.size());
     TreeMap<String, PoolVolumeState> volumes = new TreeMap<>();
     TreeMap<String, Double> caps = new TreeMap<>();
     for (Pool pool : pools) {
@@ -181,7 +181,7 @@ public final class IntegralPools {
       Double burstDurationS = pool.specifiedBurstShare > pool.flowShare + BURST_ABOVE_FLOW_EPSILON
           ? ratioVolume / (pool.specifiedBurstShare - pool.flowShare)
           : null;
-      states.add(new PoolState(name, tsMs,
+      states.add(new PoolAttributes(name, tsMs,
           ratioVolume,
           pool.volumeCpu,
           pool.capacityS,

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  */
 public record PoolsUpdate(
     long tsMs,
-    List<PoolState> states,
+    List<PoolAttributes> states,
     SortedMap<String, PoolVolumeState> volumes,
     SortedMap<String, Double> capRatioByPool,
     boolean overcommitted,
@@ -31,8 +31,8 @@ public record PoolsUpdate(
   }
 
   /** The state of {@code pool}, or an exception naming it when the update did not cover it. */
-  public PoolState state(String pool) {
-    for (PoolState state : states) {
+  public PoolAttributes state(String pool) {
+    for (PoolAttributes state : states) {
       if (state.pool().equals(pool)) {
         return state;
       }

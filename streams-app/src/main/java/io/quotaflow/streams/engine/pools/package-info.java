@@ -6,7 +6,7 @@
  * {@link io.quotaflow.streams.engine.pools.PoolsPeriod}, calls
  * {@link io.quotaflow.streams.engine.pools.IntegralPools#update}, stores the returned
  * {@link io.quotaflow.streams.engine.pools.PoolVolumeState} per pool and publishes the returned
- * {@link io.quotaflow.streams.engine.pools.PoolState} records. Shares inside the engine are
+ * {@link io.quotaflow.streams.engine.pools.PoolAttributes} records. Shares inside the engine are
  * fractions of the cluster's CPU, as in YTsaurus; every {@code _cpu} value is in cores.
  */
 package io.quotaflow.streams.engine.pools;

@@ -104,7 +104,7 @@ class IntegralPoolsPropertiesTest {
     PoolsUpdate update = engine.update(scenario.period());
 
     for (GeneratedPool pool : scenario.pools()) {
-      PoolState state = update.state(pool.spec().pool());
+      PoolAttributes state = update.state(pool.spec().pool());
       double oldVolumeCpu = pool.volume().accumulatedResourceVolumeCpu();
       double capacityCpu = state.integralPoolCapacity() * scenario.totalCpu();
       assertThat(state.accumulatedResourceVolumeCpu())
@@ -117,7 +117,7 @@ class IntegralPoolsPropertiesTest {
     PoolsUpdate update = engine.update(scenario.period());
 
     for (GeneratedPool pool : scenario.pools()) {
-      PoolState state = update.state(pool.spec().pool());
+      PoolAttributes state = update.state(pool.spec().pool());
       assertThat(state.totalBurstRatio()).isLessThanOrEqualTo(state.specifiedBurstRatio());
       if (pool.spec().guaranteeType() == GuaranteeType.BURST) {
         assertThat(state.integralCpu())
@@ -157,7 +157,7 @@ class IntegralPoolsPropertiesTest {
     for (GeneratedPool pool : scenario.pools()) {
       double strongCpu = scale * guaranteedStrongCpu(pool.spec(), totalCpu);
       double demandedCpu = Math.min(pool.load().demandCpu(), limitCpu(pool.spec(), totalCpu));
-      PoolState state = update.state(pool.spec().pool());
+      PoolAttributes state = update.state(pool.spec().pool());
       assertThat(state.fairShareCpu()).isGreaterThanOrEqualTo(Math.min(strongCpu, demandedCpu) - totalCpu * REL_EPS);
       assertThat(state.strongCpu()).isCloseTo(Math.min(strongCpu, state.fairShareCpu()),
           within(totalCpu * REL_EPS));
@@ -172,7 +172,7 @@ class IntegralPoolsPropertiesTest {
     double fairCpu = 0;
     double demandedCpu = 0;
     for (GeneratedPool pool : scenario.pools()) {
-      PoolState state = update.state(pool.spec().pool());
+      PoolAttributes state = update.state(pool.spec().pool());
       double poolDemandCpu = Math.min(pool.load().demandCpu(), limitCpu(pool.spec(), totalCpu));
       assertThat(state.fairShareCpu()).isBetween(0.0, poolDemandCpu + totalCpu * REL_EPS);
       assertThat(state.strongCpu() + state.integralCpu()).isLessThanOrEqualTo(state.fairShareCpu() + totalCpu * REL_EPS);
@@ -226,7 +226,7 @@ class IntegralPoolsPropertiesTest {
       }
       PoolsUpdate update = engine.update(new PoolsPeriod(NOW_MS + step * periodS * 1000L,
           scenario.cluster(), specs, loads, volumes));
-      for (PoolState state : update.states()) {
+      for (PoolAttributes state : update.states()) {
         PoolVolumeState before = volumes.getOrDefault(state.pool(), PoolVolumeState.INITIAL);
         double capacityCpu = state.integralPoolCapacity() * scenario.totalCpu();
         assertThat(state.accumulatedResourceVolumeCpu())

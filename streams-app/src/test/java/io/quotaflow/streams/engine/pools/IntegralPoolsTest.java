@@ -22,8 +22,8 @@ class IntegralPoolsTest {
     driver.giveVolume("b", 50_000);
     Map<String, PoolLoad> demand = Map.of("b", PoolLoad.ofDemand(25));
 
-    PoolState granted = driver.after(0, demand).state("b");
-    PoolState later = driver.after(60, demand).state("b");
+    PoolAttributes granted = driver.after(0, demand).state("b");
+    PoolAttributes later = driver.after(60, demand).state("b");
 
     assertThat(granted.strongCpu()).isCloseTo(25.0, within(EPS));
     assertThat(granted.integralCpu()).isZero();
@@ -37,7 +37,7 @@ class IntegralPoolsTest {
     // 0.2 of the cluster for 60 s: buys 20 cores, less than the 50-core burst.
     driver.giveVolume("b", 0.2 * 100 * 60);
 
-    PoolState pool = driver.after(0, Map.of("b", PoolLoad.ofDemand(100))).state("b");
+    PoolAttributes pool = driver.after(0, Map.of("b", PoolLoad.ofDemand(100))).state("b");
 
     assertThat(pool.integralCpu()).isCloseTo(20.0, within(EPS));
     assertThat(pool.fairShareCpu()).isCloseTo(100.0, within(EPS));
@@ -64,7 +64,7 @@ class IntegralPoolsTest {
     driver.first(Map.of());
     driver.giveVolume("r", 1_000_000);
 
-    PoolState relaxed = driver.after(0, Map.of("owner", PoolLoad.ofDemand(10), "r", PoolLoad.ofDemand(100)))
+    PoolAttributes relaxed = driver.after(0, Map.of("owner", PoolLoad.ofDemand(10), "r", PoolLoad.ofDemand(100)))
         .state("r");
 
     assertThat(relaxed.integralCpu()).isCloseTo(90.0, within(EPS));
@@ -176,7 +176,7 @@ class IntegralPoolsTest {
   void reportsTheRatiosAndCapacityOfAnIntegralPool() {
     PoolsDriver driver = new PoolsDriver(PoolClusterSettings.defaults(2000), PoolSpec.burst("prod", 1000, 2000));
 
-    PoolState prod = driver.first(Map.of()).state("prod");
+    PoolAttributes prod = driver.first(Map.of()).state("prod");
 
     assertThat(prod.specifiedResourceFlowRatio()).isCloseTo(0.5, within(EPS));
     assertThat(prod.totalResourceFlowRatio()).isCloseTo(0.5, within(EPS));

@@ -26,7 +26,7 @@ class ReferenceAnchorsTest {
   void burstPoolWithFlowAndBurstOfTheWholeClusterGetsItAll() {
     PoolsDriver driver = new PoolsDriver(CLUSTER, PoolSpec.burst("burst", 100, 100));
 
-    PoolState burst = oneMinuteLater(driver, Map.of("burst", PoolLoad.ofDemand(100))).state("burst");
+    PoolAttributes burst = oneMinuteLater(driver, Map.of("burst", PoolLoad.ofDemand(100))).state("burst");
 
     assertThat(burst.integralCpu()).isCloseTo(100.0, within(EPS));
     assertThat(burst.fairShareCpu()).isCloseTo(100.0, within(EPS));
@@ -54,7 +54,7 @@ class ReferenceAnchorsTest {
     PoolsDriver driver = new PoolsDriver(CLUSTER,
         PoolSpec.burst("burst", 10, 10).withStrongGuaranteeCpu(10));
 
-    PoolState burst = oneMinuteLater(driver, Map.of("burst", PoolLoad.ofDemand(30))).state("burst");
+    PoolAttributes burst = oneMinuteLater(driver, Map.of("burst", PoolLoad.ofDemand(30))).state("burst");
 
     assertThat(burst.strongCpu()).isCloseTo(10.0, within(EPS));
     assertThat(burst.integralCpu()).isCloseTo(10.0, within(EPS));
@@ -152,7 +152,7 @@ class ReferenceAnchorsTest {
     driver.first(Map.of());
     assertThat(driver.after(60, Map.of()).state("relaxed").integralCpu()).isZero();
 
-    PoolState relaxed = driver.after(60, Map.of("relaxed", PoolLoad.ofDemand(100))).state("relaxed");
+    PoolAttributes relaxed = driver.after(60, Map.of("relaxed", PoolLoad.ofDemand(100))).state("relaxed");
 
     assertThat(relaxed.accumulatedResourceRatioVolume()).isCloseTo(12.0, within(EPS));
     assertThat(relaxed.integralCpu()).isCloseTo(20.0, within(EPS));

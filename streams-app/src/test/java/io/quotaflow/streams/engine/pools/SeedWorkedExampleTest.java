@@ -22,7 +22,7 @@ class SeedWorkedExampleTest {
   void sixtyShareSecondsOnAThousandCoresAreSixtyThousandCpuSeconds() {
     PoolsDriver driver = startedWithSeedVolume(100);
 
-    PoolState pool = driver.after(0, Map.of()).state("burst");
+    PoolAttributes pool = driver.after(0, Map.of()).state("burst");
 
     assertThat(pool.accumulatedResourceRatioVolume()).isCloseTo(60.0, within(1e-9));
     assertThat(pool.accumulatedResourceVolumeCpu()).isCloseTo(60_000.0, within(1e-9));
@@ -33,12 +33,12 @@ class SeedWorkedExampleTest {
     PoolsDriver driver = startedWithSeedVolume(100);
     Map<String, PoolLoad> demand = Map.of("burst", PoolLoad.ofDemand(100));
 
-    PoolState first = driver.after(0, demand).state("burst");
+    PoolAttributes first = driver.after(0, demand).state("burst");
     assertThat(first.estimatedBurstUsageDurationSeconds()).isCloseTo(600.0, within(1e-9));
 
     double grantedCpuS = 0;
     for (int second = 1; second <= 600; second++) {
-      PoolState pool = driver.after(1, demand).state("burst");
+      PoolAttributes pool = driver.after(1, demand).state("burst");
       if (pool.accumulatedResourceVolumeCpu() >= 100 * 60) {
         assertThat(pool.integralCpu()).as("full burst at second %d", second).isCloseTo(100.0, within(1e-9));
       }
@@ -88,7 +88,7 @@ class SeedWorkedExampleTest {
     driver.first(Map.of());
     driver.giveVolume("burst", 1000.0 * 12 * 3600);
 
-    PoolState pool = driver.after(0, Map.of()).state("burst");
+    PoolAttributes pool = driver.after(0, Map.of()).state("burst");
 
     assertThat(pool.estimatedBurstUsageDurationSeconds()).isCloseTo(12 * 3600.0, within(1e-6));
   }

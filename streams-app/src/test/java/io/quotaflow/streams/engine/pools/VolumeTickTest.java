@@ -82,7 +82,7 @@ class VolumeTickTest {
     // Granted 50 cores at this update; the next tick charges 50 cpu·s per second of it.
     assertThat(driver.after(0, Map.of("b", PoolLoad.ofDemand(50))).state("b").integralCpu()).isCloseTo(50.0, within(EPS));
 
-    PoolState next = driver.after(10, Map.of()).state("b");
+    PoolAttributes next = driver.after(10, Map.of()).state("b");
 
     assertThat(next.accumulatedResourceVolumeCpu()).isCloseTo(100_000 + 10 * 10 - 10 * 50, within(EPS));
     assertThat(next.integralCpu()).isZero();
@@ -94,7 +94,7 @@ class VolumeTickTest {
     driver.first(Map.of());
     driver.giveVolume("p", 1234);
 
-    PoolState state = driver.after(60, Map.of("p", PoolLoad.ofDemand(100))).state("p");
+    PoolAttributes state = driver.after(60, Map.of("p", PoolLoad.ofDemand(100))).state("p");
 
     assertThat(state.accumulatedResourceVolumeCpu()).isEqualTo(1234.0);
     assertThat(state.integralCpu()).isZero();

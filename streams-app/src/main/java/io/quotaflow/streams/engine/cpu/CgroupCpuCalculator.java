@@ -1,29 +1,32 @@
 package io.quotaflow.streams.engine.cpu;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 
 /**
- * A task's cgroup CPU values (DESIGN section 2, the OpenPBS cgroup hook's cpu controller).
+ * Computes a task's {@link CgroupCpuTarget} (DESIGN section 2, the OpenPBS cgroup hook's cpu
+ * controller) from the cluster's {@link CgroupCpuTunables}.
  * Reclaim lowers the task's weight, as YTsaurus lowers cpu_guarantee; the quota follows the hard
  * limit, as the PBS hook does. Pure and stateless: a processor holds one instance.
  */
-public final class CpuCgroupSettings {
+public final class CgroupCpuCalculator {
 
   /** PBS writes 1000 shares per CPU (not the kernel's 1024); only ratios between siblings matter. */
   private static final double SHARES_PER_CPU = 1000.0;
 
-  public CgroupCpuValues compute(CpuCgroupConfig config, TaskCpu task, NodeCpu node) {
+  public CgroupCpuTarget compute(CgroupCpuTunables config, TaskCpu task, NodeCpu node) {
     long shares = task.isZeroCpu()
         ? zeroCpuShares(config.zeroCpusSharesFraction())
         : shares(task.effectiveLimitCpu());
-    return new CgroupCpuValues(shares, weight(shares), quotaUs(config, task, node), config.cfsPeriodUs());
+    return new CgroupCpuTarget(shares, KernelCpuLimits.weightForShares(shares), quotaUs(config, task, node),
+        config.cfsPeriodUs());
   }
 
   /** clamp(int(1000 x e), 2, 262144): the kernel clamps silently to the same range. */
   static long shares(double effectiveLimitCpu) {
-    return clamp((long) (SHARES_PER_CPU * effectiveLimitCpu), CgroupCpuValues.MIN_SHARES,
-        CgroupCpuValues.MAX_SHARES);
+    // A double beyond Long.MAX_VALUE casts to Long.MAX_VALUE, which clamps to the maximum.
+    return KernelCpuLimits.clampShares((long) (SHARES_PER_CPU * effectiveLimitCpu));
   }
 
   /**
@@ -35,22 +38,14 @@ public final class CpuCgroupSettings {
   }
 
   /**
-   * clamp(round(shares x 100 / 1024), 1, 10000), rounding half up in integers exactly as the
-   * kernel converts between shares and weight, so ratios between tasks survive on v2.
-   */
-  static long weight(long shares) {
-    return clamp((shares * 100 + 512) / 1024, CgroupCpuValues.MIN_WEIGHT, CgroupCpuValues.MAX_WEIGHT);
-  }
-
-  /**
    * ceil(period x h x fudge), h = cpu_limit (x threads per core when ncpus are cores and
    * hyperthreads are used) or zero_cpus_quota_fraction for a zero-CPU task, which always gets a
    * quota "to keep it honest". Decimal arithmetic on the doubles' shortest decimal forms, so
    * that 100000 x 4 x 1.03 is 412000, not 412001 from binary rounding noise.
    */
-  static long quotaUs(CpuCgroupConfig config, TaskCpu task, NodeCpu node) {
+  static long quotaUs(CgroupCpuTunables config, TaskCpu task, NodeCpu node) {
     if (!task.isZeroCpu() && !config.enforcePerPeriodQuota()) {
-      return CgroupCpuValues.NO_QUOTA;
+      return KernelCpuLimits.NO_QUOTA;
     }
     BigDecimal cpu;
     if (task.isZeroCpu()) {
@@ -67,28 +62,9 @@ public final class CpuCgroupSettings {
         .multiply(cpu)
         .multiply(BigDecimal.valueOf(config.cfsQuotaFudgeFactor()))
         .setScale(0, RoundingMode.CEILING);
-    quotaUs = quotaUs.min(BigDecimal.valueOf(CgroupCpuValues.MAX_QUOTA_US));
-
-    if (node.cgroupVersion() == CgroupVersion.V1 && node.parentQuota().isPresent()
-        && node.parentQuota().get().isLimited()) {
-      quotaUs = quotaUs.min(parentCapUs(node.parentQuota().get(), config.cfsPeriodUs()));
-    }
-    // Last, so the value is always one the kernel accepts on its own; a parent allowing less
-    // than 1 ms per our period would make v1 reject any quota anyway.
-    return Math.max(quotaUs.longValueExact(), CgroupCpuValues.MIN_QUOTA_US);
-  }
-
-  /**
-   * v1 rejects (EINVAL) a child whose quota/period exceeds the parent's, so the parent's quota
-   * is rescaled to our period before it caps ours; with equal periods this is PBS's clamp.
-   */
-  private static BigDecimal parentCapUs(ParentQuota parent, long periodUs) {
-    return BigDecimal.valueOf(parent.quotaUs())
-        .multiply(BigDecimal.valueOf(periodUs))
-        .divide(BigDecimal.valueOf(parent.periodUs()), 0, RoundingMode.FLOOR);
-  }
-
-  private static long clamp(long value, long lo, long hi) {
-    return Math.min(Math.max(value, lo), hi);
+    quotaUs = quotaUs.min(BigDecimal.valueOf(KernelCpuLimits.MAX_QUOTA_US));
+    // Last, so the value is always one the kernel accepts on its own. A v1 parent with a lower
+    // quota is the enforcer's to honour: it reads the parent when it writes, and reports the clamp.
+    return Math.max(quotaUs.longValueExact(), KernelCpuLimits.MIN_QUOTA_US);
   }
 }

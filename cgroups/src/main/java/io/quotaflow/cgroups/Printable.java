@@ -1,16 +1,17 @@
-package io.quotaflow.enforcer;
+package io.quotaflow.cgroups;
 
 /**
- * A bounded, quoted, escaped rendering of a name taken from a record, for results and logs: a
- * hostile key must not be able to forge log lines or flood a result's detail.
+ * A bounded, quoted, escaped rendering of an untrusted name (a directory name, a record key), for
+ * messages, results and logs: a hostile name must not be able to forge log lines or flood a
+ * message. The one copy of this routine: the enforcer uses it for the keys it reads.
  */
-final class Printable {
+public final class Printable {
 
   private static final int MAX_CHARS = 64;
 
   private Printable() {}
 
-  static String of(String raw) {
+  public static String of(String raw) {
     if (raw == null) {
       return "null";
     }

@@ -4,9 +4,9 @@ import java.util.Collection;
 import java.util.function.ToLongFunction;
 
 /** Whether one more task may hold a peak slot: the COUNT and BUDGET rules of DESIGN §4. */
-final class Admission {
+final class PeakSlotAdmission {
 
-  private Admission() {}
+  private PeakSlotAdmission() {}
 
   /**
    * @param candidate a live task that is not yet a holder

@@ -1,11 +1,13 @@
 package io.quotaflow.streams.engine.cpu;
 
+import io.quotaflow.cgroups.KernelCpuLimits;
+
 /**
- * The cluster settings that shape a task's cgroup CPU values (the OpenPBS cgroup hook's cpu
+ * The cluster settings that shape a task's {@link CgroupCpuTarget} (the OpenPBS cgroup hook's cpu
  * tunables, carried in ClusterConfig). PBS validates none of them; the ranges here are what the
  * kernel accepts (CFS period 1 ms to 1 s) or what keeps the formulas meaningful.
  *
- * @param cfsPeriodUs            CFS period written with every quota, usec, [1000, 1000000]
+ * @param cfsPeriodUs            CFS period written with every quota, usec, within the kernel's bounds
  * @param cfsQuotaFudgeFactor    quota = period x limit x this, so a task at its limit is not
  *                               throttled by accounting granularity; finite, &gt; 0
  * @param enforcePerPeriodQuota  write a quota from each task's hard limit; otherwise only
@@ -15,7 +17,7 @@ package io.quotaflow.streams.engine.cpu;
  * @param ncpusAreCores          task ncpus count physical cores, not hardware threads
  * @param useHyperthreads        with ncpusAreCores, quotas are multiplied by threads per core
  */
-public record CpuCgroupConfig(
+public record CgroupCpuTunables(
     long cfsPeriodUs,
     double cfsQuotaFudgeFactor,
     boolean enforcePerPeriodQuota,
@@ -24,17 +26,13 @@ public record CpuCgroupConfig(
     boolean ncpusAreCores,
     boolean useHyperthreads) {
 
-  /** Kernel bounds of cpu.cfs_period_us / the period in cpu.max (tg_set_cfs_bandwidth). */
-  public static final long MIN_PERIOD_US = 1_000;
-  public static final long MAX_PERIOD_US = 1_000_000;
-
   /** The OpenPBS hook's defaults, which are also ClusterConfig's. */
-  public static final CpuCgroupConfig DEFAULTS =
-      new CpuCgroupConfig(100_000, 1.03, false, 0.002, 0.2, false, false);
+  public static final CgroupCpuTunables DEFAULTS =
+      new CgroupCpuTunables(100_000, 1.03, false, 0.002, 0.2, false, false);
 
-  public CpuCgroupConfig {
+  public CgroupCpuTunables {
     new Problems("cluster_config.")
-        .inRange("cfs_period_us", cfsPeriodUs, MIN_PERIOD_US, MAX_PERIOD_US)
+        .inRange("cfs_period_us", cfsPeriodUs, KernelCpuLimits.MIN_PERIOD_US, KernelCpuLimits.MAX_PERIOD_US)
         .greaterThan("cfs_quota_fudge_factor", cfsQuotaFudgeFactor, 0)
         .atLeast("zero_cpus_shares_fraction", zeroCpusSharesFraction, 0)
         .atLeast("zero_cpus_quota_fraction", zeroCpusQuotaFraction, 0)

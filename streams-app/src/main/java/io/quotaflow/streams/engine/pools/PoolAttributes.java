@@ -20,7 +20,7 @@ package io.quotaflow.streams.engine.pools;
  * @param integralCpu part of the fair share granted from the volume (burst or relaxed)
  * @param fairShareCpu the whole fair share: strong + integral + the weight-proportional rest
  */
-public record PoolState(
+public record PoolAttributes(
     String pool,
     long tsMs,
     double accumulatedResourceRatioVolume,
