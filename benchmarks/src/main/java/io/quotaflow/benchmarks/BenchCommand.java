@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
         PoolsBench.class,
         CollectorBench.class,
         CpuBench.class,
+        CgroupsBench.class,
     })
 public final class BenchCommand implements Runnable {
 

@@ -27,17 +27,17 @@ class BenchCommandTest {
   }
 
   @Test
-  void helpListsTheFourBenchmarksUnderQuotaflowBench() {
+  void helpListsTheBenchmarksUnderQuotaflowBench() {
     assertThat(quotaflow("bench", "--help")).isZero();
     assertThat(out.toString()).startsWith("Usage: quotaflow bench [-hV] [COMMAND]")
         .contains("Run a benchmark and print its figures (see docs/benchmarks.md).");
     assertThat(out.toString().lines().filter(l -> l.matches("^  [a-z]+ .*")).map(l -> l.trim().split("\\s+")[0]))
-        .containsExactly("memory", "pools", "collector", "cpu");
+        .containsExactly("memory", "pools", "collector", "cpu", "cgroups");
   }
 
   @Test
   void eachBenchmarksUsageIsNamedUnderQuotaflowBench() {
-    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu"}) {
+    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups"}) {
       assertThat(quotaflow("bench", benchmark, "--help")).as(benchmark).isZero();
       assertThat(out.toString()).as(benchmark).startsWith("Usage: quotaflow bench " + benchmark + " ");
     }
