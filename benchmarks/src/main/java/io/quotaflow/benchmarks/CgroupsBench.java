@@ -1,19 +1,14 @@
 package io.quotaflow.benchmarks;
 
-import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupException;
-import io.quotaflow.cgroups.CgroupLayout;
-import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupStatsReader;
 import io.quotaflow.cgroups.TaskId;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,11 +43,8 @@ public final class CgroupsBench implements Callable<Integer> {
       description = "Pause between rounds, as the collector's period; 0 runs them back to back (default: ${DEFAULT-VALUE}).")
   long periodMs;
 
-  @Option(names = "--layout", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
-  String layout;
-
-  @Option(names = "--cgroup-root", defaultValue = "/sys/fs/cgroup", description = "cgroup root (default: ${DEFAULT-VALUE}).")
-  Path cgroupRoot;
+  @CommandLine.Mixin
+  BenchCgroupTree tree;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -64,11 +56,10 @@ public final class CgroupsBench implements Callable<Integer> {
           "--groups and --rounds must be positive, --period-ms at least 0");
     }
     PrintWriter out = spec.commandLine().getOut();
-    String parentName = "quotaflow-bench-" + UUID.randomUUID().toString().substring(0, 8);
+    String parentName = BenchCgroupTree.newParentName();
     CgroupSandbox sandbox;
     try {
-      sandbox = CgroupSandbox.open(new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout),
-          CgroupParent.underOwnGroup(parentName)));
+      sandbox = CgroupSandbox.open(tree.config(parentName));
     } catch (CgroupException | IllegalArgumentException e) {
       spec.commandLine().getErr().println("quotaflow bench cgroups: needs writable cgroups (root): " + e.getMessage());
       return 1;

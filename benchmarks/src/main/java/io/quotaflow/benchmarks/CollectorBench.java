@@ -1,9 +1,6 @@
 package io.quotaflow.benchmarks;
 
-import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupException;
-import io.quotaflow.cgroups.CgroupLayout;
-import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.collector.PositiveDuration;
@@ -26,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -62,11 +58,8 @@ public final class CollectorBench implements Callable<Integer> {
       description = "Measured window (default: ${DEFAULT-VALUE}).")
   Duration duration;
 
-  @Option(names = "--layout", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
-  String layout;
-
-  @Option(names = "--cgroup-root", defaultValue = "/sys/fs/cgroup", description = "cgroup root (default: ${DEFAULT-VALUE}).")
-  Path cgroupRoot;
+  @CommandLine.Mixin
+  BenchCgroupTree tree;
 
   @Option(names = "--memory-stat-every", defaultValue = "" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY,
       description = "The collector's --memory-stat-every; 1 reads memory.stat every round, the cost for groups whose"
@@ -88,11 +81,10 @@ public final class CollectorBench implements Callable<Integer> {
     Duration periodTime = period;
     Duration warmupTime = warmup;
     Duration window = duration;
-    String parentName = "quotaflow-bench-" + UUID.randomUUID().toString().substring(0, 8);
+    String parentName = BenchCgroupTree.newParentName();
     Cgroups cgroups;
     try {
-      cgroups = Cgroups.open(new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout),
-          CgroupParent.underOwnGroup(parentName)));
+      cgroups = Cgroups.open(tree.config(parentName));
       cgroups.createParent();
     } catch (CgroupException | IllegalArgumentException e) {
       spec.commandLine().getErr().println("quotaflow bench collector: needs writable cgroups (root): " + e.getMessage());
@@ -141,7 +133,7 @@ public final class CollectorBench implements Callable<Integer> {
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
-        "--node", "bench", "--parent", parentName, "--layout", layout, "--cgroup-root", cgroupRoot.toString(),
+        "--node", "bench", "--parent", parentName, "--layout", tree.layout, "--cgroup-root", tree.cgroupRoot.toString(),
         "--period", Periods.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
         "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--ops-host", "127.0.0.1",
         "--ops-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
