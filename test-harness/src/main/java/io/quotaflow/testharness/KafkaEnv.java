@@ -1,4 +1,4 @@
-package io.quotaflow.embedded.junit;
+package io.quotaflow.testharness;
 
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;

@@ -1,4 +1,4 @@
-package io.quotaflow.embedded.junit;
+package io.quotaflow.testharness;
 
 import java.util.Map;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;

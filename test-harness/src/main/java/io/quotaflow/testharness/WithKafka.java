@@ -1,4 +1,4 @@
-package io.quotaflow.embedded.junit;
+package io.quotaflow.testharness;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

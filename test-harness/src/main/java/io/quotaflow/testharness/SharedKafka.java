@@ -1,4 +1,4 @@
-package io.quotaflow.embedded.junit;
+package io.quotaflow.testharness;
 
 import io.quotaflow.embedded.EmbeddedPair;
 import org.slf4j.Logger;

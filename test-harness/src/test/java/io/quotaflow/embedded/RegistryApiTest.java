@@ -2,9 +2,9 @@ package io.quotaflow.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.TestTopics;
-import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.TestTopics;
+import io.quotaflow.testharness.WithKafka;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.TestTopics;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.TestTopics;
+import io.quotaflow.testharness.WithKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;

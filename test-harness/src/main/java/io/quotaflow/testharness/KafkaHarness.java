@@ -1,4 +1,4 @@
-package io.quotaflow.embedded.junit;
+package io.quotaflow.testharness;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;

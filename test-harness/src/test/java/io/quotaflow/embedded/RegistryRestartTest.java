@@ -2,12 +2,12 @@ package io.quotaflow.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.TestTopics;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.registry.CompatibilityLevel;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.TestTopics;
+import io.quotaflow.testharness.WithKafka;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
