@@ -16,10 +16,11 @@ import io.quotaflow.cli.demo.NodeName;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
-import io.quotaflow.cli.demo.TempDirs;
 import io.quotaflow.collector.Periods;
+import io.quotaflow.collector.PositiveDuration;
 import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
+import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
@@ -165,8 +166,8 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Node              " + nodeId + " (starting the streams app, collector and enforcer...)");
       out.flush();
 
-      Path workDir = TempDirs.create("quotaflow-demo-");
-      opened.push(() -> TempDirs.deleteRecursively(workDir));
+      Path workDir = Directories.temporary("quotaflow-demo-");
+      opened.push(() -> Directories.deleteRecursively(workDir));
       Map<String, Object> client = Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers());
       SchemaRegistryClient registry = SchemaRegistryClients.create(pair.registryUrl());
       Topics.Settings topicSettings = new Topics.Settings(Topics.DEFAULT_PREFIX, partitions, true);

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.benchmarks.BenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

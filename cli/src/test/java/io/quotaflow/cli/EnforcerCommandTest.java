@@ -2,16 +2,16 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.KafkaWait;
-import io.quotaflow.embedded.junit.TestTopics;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupCpuSettings;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.KafkaWait;
+import io.quotaflow.testharness.TestTopics;
+import io.quotaflow.testharness.WithKafka;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,8 +1,8 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topic;
+import io.quotaflow.testharness.KafkaEnv;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
+import io.quotaflow.testharness.KafkaEnv;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

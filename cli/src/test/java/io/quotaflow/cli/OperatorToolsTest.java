@@ -2,14 +2,14 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.TestTopics;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.TestTopics;
+import io.quotaflow.testharness.WithKafka;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

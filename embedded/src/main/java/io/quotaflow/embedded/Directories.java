@@ -9,20 +9,27 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Temporary directories for brokers that keep nothing. */
-final class Directories {
+/**
+ * Temporary directories, created fresh and deleted with everything in them: for brokers that keep
+ * nothing, and for the demo's and the benchmarks' state and simulated cgroup trees.
+ */
+public final class Directories {
   private Directories() {}
 
-  static Path temporary(String prefix) {
+  /**
+   * A new directory under the system's temporary directory, by its real path: the cgroups module
+   * refuses groups reached through a symlink, and {@code /tmp} may be one.
+   */
+  public static Path temporary(String prefix) {
     try {
-      return Files.createTempDirectory(prefix);
+      return Files.createTempDirectory(prefix).toRealPath();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a temporary directory", e);
     }
   }
 
-  /** Deletes {@code dir} and everything below it; symlinks are removed, never followed. */
-  static void deleteRecursively(Path dir) {
+  /** Deletes {@code dir} and everything below it; symlinks are removed, never followed. Nothing happens when it does not exist. */
+  public static void deleteRecursively(Path dir) {
     if (!Files.exists(dir)) {
       return;
     }

@@ -4,6 +4,7 @@ import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.PlainFileTree;
+import io.quotaflow.embedded.Directories;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -28,7 +29,7 @@ public final class SimulatedCgroupTree implements AutoCloseable {
   /** A new tree in a fresh temporary directory, with the parent in every hierarchy. */
   public static SimulatedCgroupTree create() throws IOException {
     // The real path: the cgroups module refuses groups reached through a symlink (/tmp may be one).
-    return new SimulatedCgroupTree(PlainFileTree.v1(TempDirs.create("quotaflow-demo-cgroups"), PARENT));
+    return new SimulatedCgroupTree(PlainFileTree.v1(Directories.temporary("quotaflow-demo-cgroups"), PARENT));
   }
 
   public Path root() {
@@ -74,6 +75,6 @@ public final class SimulatedCgroupTree implements AutoCloseable {
   /** Deletes the whole tree. */
   @Override
   public void close() throws IOException {
-    TempDirs.deleteRecursively(tree.root);
+    Directories.deleteRecursively(tree.root);
   }
 }

@@ -2,15 +2,15 @@ package io.quotaflow.streams.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.KafkaWait;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.topology.StreamsRunner;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.KafkaWait;
+import io.quotaflow.testharness.WithKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

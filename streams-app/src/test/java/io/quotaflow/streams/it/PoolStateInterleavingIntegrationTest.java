@@ -2,9 +2,6 @@ package io.quotaflow.streams.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.KafkaWait;
-import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -15,6 +12,9 @@ import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.topology.StreamsRunner;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.KafkaWait;
+import io.quotaflow.testharness.WithKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

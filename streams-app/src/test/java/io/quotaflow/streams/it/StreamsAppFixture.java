@@ -1,13 +1,13 @@
 package io.quotaflow.streams.it;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.embedded.junit.KafkaEnv;
-import io.quotaflow.embedded.junit.TestTopics;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.streams.topology.StreamsRunner;
+import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.TestTopics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,0 +1,29 @@
+package io.quotaflow.benchmarks;
+
+import io.quotaflow.cgroups.CgroupConfig;
+import io.quotaflow.cgroups.CgroupLayout;
+import io.quotaflow.cgroups.CgroupParent;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.UUID;
+import picocli.CommandLine.Option;
+
+/** The cgroup tree a benchmark on real cgroups works in: its options, and a parent of its own below this process's groups. */
+final class BenchCgroupTree {
+
+  @Option(names = "--layout", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
+  String layout;
+
+  @Option(names = "--cgroup-root", defaultValue = "/sys/fs/cgroup", description = "cgroup root (default: ${DEFAULT-VALUE}).")
+  Path cgroupRoot;
+
+  /** A fresh parent name, {@code quotaflow-bench-<random>}, so that concurrent runs never share groups. */
+  static String newParentName() {
+    return "quotaflow-bench-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** The tree's configuration with {@code parentName} under this process's own groups; a bad layout is an IllegalArgumentException. */
+  CgroupConfig config(String parentName) throws IOException {
+    return new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout), CgroupParent.underOwnGroup(parentName));
+  }
+}

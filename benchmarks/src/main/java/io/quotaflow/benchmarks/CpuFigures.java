@@ -1,0 +1,31 @@
+package io.quotaflow.benchmarks;
+
+/**
+ * What one run measured. Rates are per second of the measured window; {@code backlogAtEnd} is
+ * samples sent but not yet committed by the app when the window closed; heap and state are per task.
+ *
+ * @param appSamplesPerSecond samples the app committed (its consumer group's offsets on {@code samples})
+ * @param decisionsPerSecond decisions a read_committed reader received
+ * @param baselineSamplesPerSecond the same records through a plain producer → read_committed consumer
+ * @param heapBytesPerTask heap used after GC with the app running, minus before it started, per task: an upper
+ *     bound, since it includes the app's record cache and client buffers
+ * @param stateBytesPerTask key and value bytes of a task's latest entry in the task-state changelog
+ */
+record CpuFigures(
+    CpuRun run,
+    String offered,
+    double appSamplesPerSecond,
+    double decisionsPerSecond,
+    long backlogAtEnd,
+    Latencies.Summary latency,
+    double baselineSamplesPerSecond,
+    Latencies.Summary baselineLatency,
+    double heapBytesPerTask,
+    double stateBytesPerTask,
+    long dlqRecords,
+    long sendFailures) {
+
+  double ratioToBaseline() {
+    return baselineSamplesPerSecond > 0 ? appSamplesPerSecond / baselineSamplesPerSecond : Double.NaN;
+  }
+}

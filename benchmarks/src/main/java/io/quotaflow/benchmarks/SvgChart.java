@@ -1,0 +1,142 @@
+package io.quotaflow.benchmarks;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A line chart of stacked panels sharing a time axis in hours, written as plain SVG (no chart
+ * library: the benchmark adds no dependency).
+ */
+final class SvgChart {
+
+  /** One line; {@code dash} is an SVG dash array, or null for a solid line. */
+  record Series(String label, String color, String dash, double[] values) {}
+
+  record Panel(String title, String unit, List<Series> series) {}
+
+  private static final int WIDTH = 960;
+  private static final int LEFT = 84;
+  private static final int RIGHT = 24;
+  private static final int TITLE_HEIGHT = 56;
+  private static final int PANEL_HEIGHT = 190;
+  private static final int PANEL_GAP = 74;
+  private static final int MAX_Y_TICKS = 5;
+
+  private SvgChart() {}
+
+  /**
+   * @param hours the time of every point, hours from the start
+   */
+  static String render(String title, String subtitle, double[] hours, List<Panel> panels) {
+    double spanHours = hours.length == 0 ? 1 : hours[hours.length - 1];
+    int height = TITLE_HEIGHT + panels.size() * (PANEL_HEIGHT + PANEL_GAP);
+    StringBuilder svg = new StringBuilder();
+    svg.append(String.format(Locale.ROOT,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+            + " font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, height, WIDTH, height));
+    svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">%s</text>%n",
+        LEFT, escape(title)));
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"40\" fill=\"#555\">%s</text>%n", LEFT, escape(subtitle)));
+    int top = TITLE_HEIGHT + 28;
+    for (Panel panel : panels) {
+      renderPanel(svg, panel, hours, spanHours, top);
+      top += PANEL_HEIGHT + PANEL_GAP;
+    }
+    svg.append("</svg>\n");
+    return svg.toString();
+  }
+
+  private static void renderPanel(StringBuilder svg, Panel panel, double[] hours, double spanHours, int top) {
+    int plotWidth = WIDTH - LEFT - RIGHT;
+    int bottom = top + PANEL_HEIGHT;
+    double yStep = niceStep(maxOf(panel.series()) / MAX_Y_TICKS);
+    int yTicks = (int) Math.max(1, Math.ceil(maxOf(panel.series()) / yStep - 1e-9));
+    double yMax = yStep * yTicks;
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
+        LEFT, top - 10, escape(panel.title())));
+    // Horizontal grid and y labels.
+    for (int i = 0; i <= yTicks; i++) {
+      double value = yStep * i;
+      double y = bottom - (double) PANEL_HEIGHT * i / yTicks;
+      svg.append(String.format(Locale.ROOT,
+          "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", LEFT, y, LEFT + plotWidth, y));
+      svg.append(String.format(Locale.ROOT,
+          "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" fill=\"#333\">%s</text>%n", LEFT - 6, y + 4, label(value)));
+    }
+    svg.append(String.format(Locale.ROOT,
+        "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n",
+        16, top + PANEL_HEIGHT / 2, escape(panel.unit())));
+    // Time axis.
+    double stepHours = spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
+    for (double h = 0; h <= spanHours + 1e-9; h += stepHours) {
+      double x = LEFT + plotWidth * h / spanHours;
+      svg.append(String.format(Locale.ROOT,
+          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n", x, top, x, bottom));
+      svg.append(String.format(Locale.ROOT,
+          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s h</text>%n", x, bottom + 16, label(h)));
+    }
+    svg.append(String.format(Locale.ROOT,
+        "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
+        LEFT, top, plotWidth, PANEL_HEIGHT));
+    // Lines, then the legend under the axis so it never hides a line.
+    int legendX = LEFT;
+    for (Series series : panel.series()) {
+      StringBuilder points = new StringBuilder();
+      for (int i = 0; i < hours.length && i < series.values().length; i++) {
+        double x = LEFT + plotWidth * hours[i] / spanHours;
+        double y = bottom - PANEL_HEIGHT * Math.min(series.values()[i], yMax) / yMax;
+        points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+      }
+      svg.append(String.format(Locale.ROOT,
+          "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s points=\"%s\"/>%n",
+          series.color(), dashAttribute(series), points.toString().trim()));
+      int legendY = bottom + 36;
+      svg.append(String.format(Locale.ROOT,
+          "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
+          legendX, legendY - 4, legendX + 24, legendY - 4, series.color(), dashAttribute(series)));
+      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n",
+          legendX + 30, legendY, escape(series.label())));
+      legendX += 44 + 7 * series.label().length();
+    }
+  }
+
+  private static String dashAttribute(Series series) {
+    return series.dash() == null ? "" : " stroke-dasharray=\"" + series.dash() + "\"";
+  }
+
+  private static double maxOf(List<Series> series) {
+    double max = 0;
+    for (Series s : series) {
+      for (double value : s.values()) {
+        max = Math.max(max, value);
+      }
+    }
+    return max;
+  }
+
+  /** The smallest 1, 2, 2.5 or 5 times a power of ten that is at least {@code value}, so ticks read well. */
+  static double niceStep(double value) {
+    if (!(value > 0)) {
+      return 1;
+    }
+    double magnitude = Math.pow(10, Math.floor(Math.log10(value)));
+    for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+      if (step * magnitude >= value * (1 - 1e-12)) {
+        return step * magnitude;
+      }
+    }
+    return 10 * magnitude;
+  }
+
+  private static String label(double value) {
+    if (value == Math.rint(value)) {
+      return String.format(Locale.ROOT, "%,d", (long) value);
+    }
+    return String.format(Locale.ROOT, "%,.1f", value);
+  }
+
+  static String escape(String text) {
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+  }
+}
