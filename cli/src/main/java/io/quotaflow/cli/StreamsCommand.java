@@ -2,8 +2,8 @@ package io.quotaflow.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.Health;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.streams.api.AdvertisedHost;
 import io.quotaflow.streams.api.LiveStateApi;

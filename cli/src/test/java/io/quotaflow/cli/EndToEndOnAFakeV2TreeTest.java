@@ -12,7 +12,7 @@ import io.quotaflow.embedded.junit.KafkaWait;
 import io.quotaflow.embedded.junit.TestTopics;
 import io.quotaflow.embedded.junit.WithKafka;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -22,7 +22,7 @@ import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package io.quotaflow.enforcer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -17,7 +17,7 @@ import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

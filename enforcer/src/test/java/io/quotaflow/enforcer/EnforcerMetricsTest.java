@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.schemas.avro.EnforcementKind;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 

@@ -18,7 +18,7 @@ import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
