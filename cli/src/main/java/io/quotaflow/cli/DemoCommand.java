@@ -21,6 +21,7 @@ import io.quotaflow.collector.Periods;
 import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -200,7 +201,7 @@ final class DemoCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       failure.add(new CliException(e.getMessage(), e));
     } catch (IllegalStateException | UncheckedIOException | KafkaException | IOException e) {
-      failure.add(new CliException("cannot run: " + ConnectionOptions.rootMessage(e), e));
+      failure.add(new CliException("cannot run: " + ProcessException.rootMessage(e), e));
     } catch (Exception e) {
       failure.add(e);
     } finally {

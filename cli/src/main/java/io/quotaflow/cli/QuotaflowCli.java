@@ -1,5 +1,8 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.collector.CollectorCommand;
+import io.quotaflow.enforcer.EnforcerCommand;
+import io.quotaflow.process.ProcessCommandLine;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -39,14 +42,7 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs {@code args} on a prepared command line (tests give it their own output streams). */
   static int execute(CommandLine commandLine, String... args) {
-    commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof CliException) {
-        cmd.getErr().println("quotaflow " + cmd.getCommandName() + ": " + e.getMessage());
-        return 1;
-      }
-      throw e;
-    });
-    return commandLine.execute(args);
+    return ProcessCommandLine.configure(commandLine).execute(args);
   }
 
   @Override

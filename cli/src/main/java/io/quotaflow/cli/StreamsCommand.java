@@ -1,6 +1,8 @@
 package io.quotaflow.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.process.ops.OpsServer;
@@ -84,7 +86,7 @@ final class StreamsCommand implements Callable<Integer> {
       streams.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replicationFactor);
     }
     StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
-        new Topics.Settings(connection.topicPrefix, connection.partitions, true), Optional.ofNullable(replicationFactor));
+        connection.topicSettings(), Optional.ofNullable(replicationFactor));
     PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
     // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
     AtomicReference<StreamsRunner> started = new AtomicReference<>();
@@ -106,7 +108,7 @@ final class StreamsCommand implements Callable<Integer> {
       runner = StreamsRunner.start(settings, registry, meters);
     } catch (IllegalStateException | KafkaException e) {
       ops.close();
-      throw new CliException("cannot start: " + ConnectionOptions.rootMessage(e), e);
+      throw new CliException("cannot start: " + ProcessException.rootMessage(e), e);
     }
     started.set(runner);
     live.attach(runner);
@@ -123,7 +125,7 @@ final class StreamsCommand implements Callable<Integer> {
     try {
       System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
           + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
-          applicationId, connection.bootstrap, connection.registry, ops.port(), applicationServer);
+          applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
       stop.await();
       System.out.println("quotaflow streams: stopping after the current commit...");
     } finally {

@@ -6,6 +6,7 @@ import io.quotaflow.embedded.junit.KafkaEnv;
 import io.quotaflow.embedded.junit.KafkaWait;
 import io.quotaflow.embedded.junit.TestTopics;
 import io.quotaflow.embedded.junit.WithKafka;
+import io.quotaflow.enforcer.EnforcerCommand;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupCpuSettings;

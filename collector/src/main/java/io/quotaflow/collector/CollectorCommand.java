@@ -1,11 +1,11 @@
-package io.quotaflow.cli;
+package io.quotaflow.collector;
 
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
-import io.quotaflow.collector.CollectorFlags;
-import io.quotaflow.collector.CollectorMain;
-import io.quotaflow.collector.CollectorSettings;
-import io.quotaflow.collector.Periods;
+import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Topics;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,8 +16,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code quotaflow collector}: the node collector, until Ctrl-C or SIGTERM. The same process as
- * {@code io.quotaflow.collector.CollectorMain}, with picocli's help and the shared connection options.
+ * The node collector, until Ctrl-C or SIGTERM: {@code quotaflow collector} and
+ * {@link CollectorMain} run this same command.
  */
 @Command(
     name = "collector",
@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
         "a GONE sample when a group disappears, and NodeStatus at start and every minute.",
         "While the broker is away, samples wait in a bounded buffer (the oldest are dropped when it is full).",
         "Serves /metrics and /health. See docs/collector.md."})
-final class CollectorCommand implements Callable<Integer> {
+public final class CollectorCommand implements Callable<Integer> {
 
   @Mixin
   ConnectionOptions connection;
@@ -95,8 +95,10 @@ final class CollectorCommand implements Callable<Integer> {
           .withBufferCapacity(buffer)
           .withMemoryStatEvery(memoryStatEvery)
           .withOps(opsHost, opsPort);
-    } catch (IllegalArgumentException | IOException e) {
-      throw new CliException(e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage(), e);
+    } catch (IOException e) {
+      throw new ProcessException(e.getMessage(), e);
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);

@@ -1,19 +1,21 @@
-package io.quotaflow.cli;
+package io.quotaflow.enforcer;
 
-import io.quotaflow.enforcer.EnforcerOptions;
-import io.quotaflow.enforcer.EnforcerProcess;
+import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.schemas.Topics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-/** {@code quotaflow enforcer}: this node's decisions applied to its cgroups, until Ctrl-C (docs/enforcer.md). */
+/**
+ * This node's decisions applied to its cgroups, until Ctrl-C (docs/enforcer.md):
+ * {@code quotaflow enforcer} and {@link EnforcerMain} run this same command.
+ */
 @Command(name = "enforcer", mixinStandardHelpOptions = true,
     description = {"Apply this node's CPU and freeze decisions to its cgroups and publish what was done to enforcement-results.",
         "Reads only the node's partition of cpu-decisions and freeze-decisions, and cluster-config (the kill switch).",
         "Example: quotaflow enforcer --node $(hostname) --dry-run"})
-final class EnforcerCommand implements Callable<Integer> {
+public final class EnforcerCommand implements Callable<Integer> {
 
   @Mixin
   ConnectionOptions connection;
@@ -28,13 +30,14 @@ final class EnforcerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    // The partition count is read from each topic; the catalogue's only matters to whoever creates them.
     Topics topics = connection.topics(connection.registryClient());
     return process.run(options, connection.clientProperties(), topics, spec.commandLine().getOut(),
         spec.commandLine().getErr());
   }
 
   /** Asks a running command to stop, as Ctrl-C does. */
-  void requestStop() {
+  public void requestStop() {
     process.requestStop();
   }
 }
