@@ -22,6 +22,7 @@ import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -40,7 +41,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.KafkaException;
@@ -119,8 +119,7 @@ final class DemoCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("demo", STOP_TIMEOUT);
 
   @Override
   public Integer call() throws Exception {
@@ -135,8 +134,7 @@ final class DemoCommand implements Callable<Integer> {
       DemoLogging.quietForTerminal();
     }
     // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
-    Thread hook = new Thread(this::stopOnSignal, "quotaflow-demo-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    ProcessLifecycle.Running running = lifecycle.begin();
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     long startedNanos = System.nanoTime();
     Failure failure = new Failure();
@@ -195,7 +193,7 @@ final class DemoCommand implements Callable<Integer> {
           stopAfter == null ? "Ctrl-C stops it and removes everything it created."
               : "Stops after " + Periods.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
       out.flush();
-      table.run(terminal ? header(cgroups, pair, nodeId, page) : null, stopRequested, stopAfter);
+      table.run(terminal ? header(cgroups, pair, nodeId, page) : null, lifecycle, stopAfter);
       out.println("Stopping...");
       out.flush();
     } catch (IllegalArgumentException e) {
@@ -222,12 +220,7 @@ final class DemoCommand implements Callable<Integer> {
           out.flush();
         }
       } finally {
-        stopped.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the JVM is exiting: the hook is running and waits for `stopped`
-        }
+        running.close();
       }
     }
     failure.rethrow();
@@ -312,15 +305,6 @@ final class DemoCommand implements Callable<Integer> {
 
   /** Asks a running {@link #call} to stop, as Ctrl-C does. */
   void requestStop() {
-    stopRequested.countDown();
-  }
-
-  private void stopOnSignal() {
-    requestStop();
-    try {
-      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    lifecycle.requestStop();
   }
 }

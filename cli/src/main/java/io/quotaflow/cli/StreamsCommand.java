@@ -3,6 +3,7 @@ package io.quotaflow.cli;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.process.ops.OpsServer;
@@ -12,11 +13,11 @@ import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.BoundedRocksDbConfig;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -69,8 +70,8 @@ final class StreamsCommand implements Callable<Integer> {
           + "env QUOTAFLOW_ADVERTISED_HOST; default: --http-host, or this machine's host name when that is a wildcard).")
   String advertisedHost;
 
-  private final CountDownLatch stop = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
+  /** A Ctrl-C waits this long for the last commit before the JVM exits regardless. */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("streams", Duration.ofSeconds(60));
 
   @Override
   public Integer call() throws InterruptedException {
@@ -88,51 +89,42 @@ final class StreamsCommand implements Callable<Integer> {
     StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
         connection.topicSettings(), Optional.ofNullable(replicationFactor));
     PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
-    // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
-    AtomicReference<StreamsRunner> started = new AtomicReference<>();
-    OpsServer ops;
-    try {
-      ops = OpsServer.start(httpHost, httpPort, meters, () -> {
-        StreamsRunner running = started.get();
-        return running == null ? new Health(true, false, -1, "STARTING") : running.health();
-      });
-    } catch (java.io.UncheckedIOException e) {
-      throw new CliException(e.getMessage(), e);
-    }
-    // Served at once: a key asked for while the app starts is 503 (retry), not 404.
-    LiveStateApi live = LiveStateApi.serveOn(ops);
-    String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
-    streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
-    StreamsRunner runner;
-    try {
-      runner = StreamsRunner.start(settings, registry, meters);
-    } catch (IllegalStateException | KafkaException e) {
-      ops.close();
-      throw new CliException("cannot start: " + ProcessException.rootMessage(e), e);
-    }
-    started.set(runner);
-    live.attach(runner);
-    // Ctrl-C: ask the main thread to stop, and hold the JVM until the last commit is done.
-    Thread hook = new Thread(() -> {
-      stop.countDown();
+    // Registered before anything starts, so a Ctrl-C during start-up also waits for the clean stop.
+    try (ProcessLifecycle.Running running = lifecycle.begin()) {
+      // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
+      AtomicReference<StreamsRunner> started = new AtomicReference<>();
+      OpsServer ops;
       try {
-        stopped.await(60, java.util.concurrent.TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+        ops = OpsServer.start(httpHost, httpPort, meters, () -> {
+          StreamsRunner current = started.get();
+          return current == null ? new Health(true, false, -1, "STARTING") : current.health();
+        });
+      } catch (java.io.UncheckedIOException e) {
+        throw new CliException(e.getMessage(), e);
       }
-    }, "quotaflow-streams-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
-          + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
-          applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
-      stop.await();
-      System.out.println("quotaflow streams: stopping after the current commit...");
-    } finally {
-      runner.close();
-      ops.close();
+      try (ops) {
+        // Served at once: a key asked for while the app starts is 503 (retry), not 404.
+        LiveStateApi live = LiveStateApi.serveOn(ops);
+        String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
+        streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
+        StreamsRunner runner;
+        try {
+          runner = StreamsRunner.start(settings, registry, meters);
+        } catch (IllegalStateException | KafkaException e) {
+          throw new CliException("cannot start: " + ProcessException.rootMessage(e), e);
+        }
+        started.set(runner);
+        live.attach(runner);
+        try (runner) {
+          System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
+              + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
+              applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
+          // Ctrl-C asks this thread to stop; the hook holds the JVM until the last commit is done.
+          lifecycle.awaitStopRequest();
+          System.out.println("quotaflow streams: stopping after the current commit...");
+        }
+      }
       System.out.println("quotaflow streams: stopped.");
-      stopped.countDown();
     }
     return 0;
   }

@@ -3,12 +3,16 @@ package io.quotaflow.collector;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.process.ConnectionOptions;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Topics;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -83,6 +87,9 @@ public final class CollectorCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  /** Stopping hands on what was buffered (5 s) and lets the producer deliver (5 s more). */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("collector", Duration.ofSeconds(30));
+
   @Override
   public Integer call() {
     CollectorSettings settings;
@@ -102,7 +109,35 @@ public final class CollectorCommand implements Callable<Integer> {
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);
-    return CollectorMain.runUntilStopped(settings, connection.clientProperties(), topics,
-        spec.commandLine().getOut(), spec.commandLine().getErr());
+    return run(settings, connection.clientProperties(), topics, spec.commandLine().getOut(), spec.commandLine().getErr());
+  }
+
+  /** Asks a running command to stop, as Ctrl-C does. */
+  public void requestStop() {
+    lifecycle.requestStop();
+  }
+
+  /**
+   * Starts a collector and runs it until asked to stop (SIGTERM, Ctrl-C), then stops it cleanly
+   * before the JVM exits. A start-up failure is printed as one line; returns the exit code.
+   */
+  private int run(CollectorSettings settings, Map<String, Object> clientProperties, Topics topics, PrintWriter out,
+      PrintWriter err) {
+    try (ProcessLifecycle.Running running = lifecycle.begin();
+        Collector collector = Collector.start(settings, clientProperties, topics)) {
+      out.printf("Collector for node %s: sampling every %s, publishing to %s; /metrics and /health on %s:%d%n",
+          settings.node(), Periods.format(settings.period()), topics.samples().name(), settings.opsHost(),
+          collector.opsPort());
+      out.flush();
+      lifecycle.awaitStopRequest();
+      return ProcessCommandLine.OK;
+    } catch (CollectorException e) {
+      err.println("quotaflow collector: " + e.getMessage());
+      err.flush();
+      return ProcessCommandLine.FAILURE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ProcessCommandLine.FAILURE;
+    }
   }
 }
