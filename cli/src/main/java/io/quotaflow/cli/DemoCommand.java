@@ -12,7 +12,6 @@ import io.quotaflow.cli.demo.DemoSpecs;
 import io.quotaflow.cli.demo.DemoTask;
 import io.quotaflow.cli.demo.GateRoles;
 import io.quotaflow.cli.demo.LiveTable;
-import io.quotaflow.cli.demo.NodeName;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
@@ -21,6 +20,7 @@ import io.quotaflow.collector.Periods;
 import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
+import io.quotaflow.process.NodeName;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.schemas.Ids;
@@ -286,7 +286,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private String nodeId() {
     if (node == null) {
-      return NodeName.ofThisHost();
+      return NodeName.ofThisHost().orElse("node");
     }
     try {
       return Ids.requireValid("node", node);

@@ -1,16 +1,13 @@
 package io.quotaflow.collector;
 
 import io.quotaflow.cgroups.CgroupConfig;
-import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.ProcessCommandLine;
-import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Topics;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -36,23 +33,8 @@ public final class CollectorCommand implements Callable<Integer> {
   @Mixin
   ConnectionOptions connection;
 
-  @Option(names = "--node", defaultValue = "${env:QUOTAFLOW_NODE}", paramLabel = "NODE",
-      description = "This node's id, the first part of every key (env QUOTAFLOW_NODE; default: the host name up to its first dot).")
-  String node;
-
-  @Option(names = "--cgroup-root", defaultValue = "${env:QUOTAFLOW_CGROUP_ROOT:-/sys/fs/cgroup}", paramLabel = "DIR",
-      description = "Where the cgroup hierarchies are mounted (env QUOTAFLOW_CGROUP_ROOT; default ${DEFAULT-VALUE}).")
-  Path cgroupRoot;
-
-  @Option(names = "--parent", defaultValue = "${env:QUOTAFLOW_CGROUP_PARENT}", paramLabel = "NAME|/PATH",
-      description = "Parent of the task groups: a group name under this process's own group in each hierarchy, or an"
-          + " absolute cgroup path such as /batch/quotaflow (env QUOTAFLOW_CGROUP_PARENT; default: quotaflow).")
-  String parent;
-
-  @Option(names = "--layout", defaultValue = "${env:QUOTAFLOW_CGROUP_LAYOUT:-auto}", paramLabel = "v1|v2|auto",
-      description = "cgroup version to read; auto prefers the tree that holds the cpu controller (env QUOTAFLOW_CGROUP_LAYOUT;"
-          + " default ${DEFAULT-VALUE}).")
-  String layout;
+  @Mixin
+  NodeOptions node;
 
   @Option(names = "--period", defaultValue = "${env:QUOTAFLOW_PERIOD:-1s}", paramLabel = "DURATION",
       description = "Sampling period, e.g. 1s, 500ms (env QUOTAFLOW_PERIOD; default ${DEFAULT-VALUE}).")
@@ -93,9 +75,9 @@ public final class CollectorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CollectorSettings settings;
+    String nodeId = node.node();
+    CgroupConfig cgroups = node.cgroupConfig();
     try {
-      String nodeId = node == null || node.isBlank() ? CollectorFlags.defaultNode() : node;
-      CgroupConfig cgroups = new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout), CollectorFlags.parent(parent));
       settings = CollectorSettings.defaults(nodeId, cgroups)
           .withPeriod(Periods.parse(period))
           .withNodeStatusPeriod(Periods.parse(nodeStatusPeriod))
@@ -104,8 +86,6 @@ public final class CollectorCommand implements Callable<Integer> {
           .withOps(opsHost, opsPort);
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
-    } catch (IOException e) {
-      throw new ProcessException(e.getMessage(), e);
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);

@@ -1,9 +1,8 @@
 package io.quotaflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.process.ProcessCommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -31,10 +30,10 @@ class CollectorMainTest {
   void flagsWinOverTheDefaults() {
     CollectorCommand command = new CollectorCommand();
     new CommandLine(command).parseArgs("--node", "from-flag", "--layout=v2", "--bootstrap", "k:9");
-    assertThat(command.node).isEqualTo("from-flag");
-    assertThat(command.layout).isEqualTo("v2");
+    assertThat(command.node.node()).isEqualTo("from-flag");
+    assertThat(command.node.cgroupConfig().layout()).isEqualTo(CgroupLayout.V2);
     assertThat(command.connection.bootstrap()).isEqualTo("k:9");
-    assertThat(command.cgroupRoot).isEqualTo(Path.of("/sys/fs/cgroup"));
+    assertThat(command.node.cgroupConfig().root()).isEqualTo(Path.of("/sys/fs/cgroup"));
     assertThat(command.buffer).isEqualTo(CollectorSettings.DEFAULT_BUFFER_CAPACITY);
     assertThat(command.connection.registryUrl()).isEqualTo("http://localhost:8081");
   }
@@ -75,16 +74,5 @@ class CollectorMainTest {
     assertThat(run.code()).isEqualTo(2);
     assertThat(run.err().lines()).containsExactly(
         "quotaflow collector: not a duration: 'often' (write e.g. 1s, 500ms, 2m or PT1S)");
-  }
-
-  @Test
-  void theParentIsANameUnderTheOwnGroupOrAnAbsolutePath() throws Exception {
-    assertThat(CollectorFlags.parent("/batch/quotaflow")).isEqualTo(CgroupParent.at("/batch/quotaflow"));
-    assertThat(CollectorFlags.parent("jobs")).isInstanceOf(CgroupParent.UnderOwnGroup.class)
-        .extracting(p -> ((CgroupParent.UnderOwnGroup) p).name()).isEqualTo("jobs");
-    assertThat(CollectorFlags.parent(null)).extracting(p -> ((CgroupParent.UnderOwnGroup) p).name())
-        .isEqualTo(CgroupParent.DEFAULT_NAME);
-    assertThatThrownBy(() -> CollectorFlags.parent("a/b")).hasMessageContaining("absolute path");
-    assertThatThrownBy(() -> CollectorFlags.parent("..")).hasMessageContaining("safe path component");
   }
 }

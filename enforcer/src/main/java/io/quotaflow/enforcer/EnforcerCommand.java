@@ -1,6 +1,8 @@
 package io.quotaflow.enforcer;
 
+import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.NodeOptions;
 import io.quotaflow.schemas.Topics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -14,11 +16,14 @@ import picocli.CommandLine.Mixin;
 @Command(name = "enforcer", mixinStandardHelpOptions = true,
     description = {"Apply this node's CPU and freeze decisions to its cgroups and publish what was done to enforcement-results.",
         "Reads only the node's partition of cpu-decisions and freeze-decisions, and cluster-config (the kill switch).",
-        "Example: quotaflow enforcer --node $(hostname) --dry-run"})
+        "Example: quotaflow enforcer --dry-run"})
 public final class EnforcerCommand implements Callable<Integer> {
 
   @Mixin
   ConnectionOptions connection;
+
+  @Mixin
+  NodeOptions node;
 
   @Mixin
   EnforcerOptions options;
@@ -30,9 +35,11 @@ public final class EnforcerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    String nodeId = node.node();
+    CgroupConfig cgroups = node.cgroupConfig();
     // The partition count is read from each topic; the catalogue's only matters to whoever creates them.
     Topics topics = connection.topics(connection.registryClient());
-    return process.run(options, connection.clientProperties(), topics, spec.commandLine().getOut(),
+    return process.run(options, nodeId, cgroups, connection.clientProperties(), topics, spec.commandLine().getOut(),
         spec.commandLine().getErr());
   }
 

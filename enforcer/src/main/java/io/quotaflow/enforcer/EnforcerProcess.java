@@ -1,6 +1,7 @@
 package io.quotaflow.enforcer;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.OpsServer;
@@ -28,11 +29,11 @@ public final class EnforcerProcess {
   }
 
   /** Runs until stopped; returns the exit code (0 after a requested stop, 1 on an error, 2 on bad flags). */
-  public int run(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics, PrintWriter out,
-      PrintWriter err) throws InterruptedException {
+  public int run(EnforcerOptions options, String node, CgroupConfig cgroupConfig, Map<String, Object> clientProperties,
+      Topics topics, PrintWriter out, PrintWriter err) throws InterruptedException {
     try (ProcessLifecycle.Running running = lifecycle.begin()) {
       try {
-        return runUntilStopped(options, clientProperties, topics, out, err);
+        return runUntilStopped(options, node, cgroupConfig, clientProperties, topics, out, err);
       } finally {
         out.flush(); // before the hook lets the JVM exit
         err.flush();
@@ -40,13 +41,13 @@ public final class EnforcerProcess {
     }
   }
 
-  private int runUntilStopped(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics,
-      PrintWriter out, PrintWriter err) throws InterruptedException {
+  private int runUntilStopped(EnforcerOptions options, String node, CgroupConfig cgroupConfig,
+      Map<String, Object> clientProperties, Topics topics, PrintWriter out, PrintWriter err) throws InterruptedException {
     Enforcer.Settings settings;
     Cgroups cgroups;
     try {
-      settings = options.settings(clientProperties);
-      cgroups = Cgroups.open(options.cgroupConfig());
+      settings = options.settings(node, clientProperties);
+      cgroups = Cgroups.open(cgroupConfig);
     } catch (IllegalArgumentException e) {
       err.println("quotaflow enforcer: " + e.getMessage());
       return 2;
