@@ -3,6 +3,7 @@ package io.quotaflow.cli;
 import io.quotaflow.collector.CollectorCommand;
 import io.quotaflow.enforcer.EnforcerCommand;
 import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.streams.StreamsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

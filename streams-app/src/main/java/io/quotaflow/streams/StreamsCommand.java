@@ -1,7 +1,8 @@
-package io.quotaflow.cli;
+package io.quotaflow.streams;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.Health;
@@ -12,6 +13,7 @@ import io.quotaflow.streams.api.AdvertisedHost;
 import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.BoundedRocksDbConfig;
 import io.quotaflow.streams.topology.StreamsRunner;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -21,14 +23,18 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.streams.StreamsConfig;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code quotaflow streams}: the decision app against a cluster, until Ctrl-C. */
+/**
+ * The decision app against a cluster, until Ctrl-C or SIGTERM: {@code quotaflow streams} and
+ * {@link StreamsMain} run this same command.
+ */
 @Command(name = "streams", mixinStandardHelpOptions = true,
     description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU decisions and pool state out.")
-final class StreamsCommand implements Callable<Integer> {
+public final class StreamsCommand implements Callable<Integer> {
 
   @Mixin
   ConnectionOptions connection;
@@ -70,6 +76,9 @@ final class StreamsCommand implements Callable<Integer> {
           + "env QUOTAFLOW_ADVERTISED_HOST; default: --http-host, or this machine's host name when that is a wildcard).")
   String advertisedHost;
 
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
   /** A Ctrl-C waits this long for the last commit before the JVM exits regardless. */
   private final ProcessLifecycle lifecycle = new ProcessLifecycle("streams", Duration.ofSeconds(60));
 
@@ -89,6 +98,7 @@ final class StreamsCommand implements Callable<Integer> {
     StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
         connection.topicSettings(), Optional.ofNullable(replicationFactor));
     PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    PrintWriter out = spec.commandLine().getOut();
     // Registered before anything starts, so a Ctrl-C during start-up also waits for the clean stop.
     try (ProcessLifecycle.Running running = lifecycle.begin()) {
       // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
@@ -100,7 +110,7 @@ final class StreamsCommand implements Callable<Integer> {
           return current == null ? new Health(true, false, -1, "STARTING") : current.health();
         });
       } catch (java.io.UncheckedIOException e) {
-        throw new CliException(e.getMessage(), e);
+        throw new ProcessException(e.getMessage(), e);
       }
       try (ops) {
         // Served at once: a key asked for while the app starts is 503 (retry), not 404.
@@ -111,21 +121,29 @@ final class StreamsCommand implements Callable<Integer> {
         try {
           runner = StreamsRunner.start(settings, registry, meters);
         } catch (IllegalStateException | KafkaException e) {
-          throw new CliException("cannot start: " + ProcessException.rootMessage(e), e);
+          throw new ProcessException("cannot start: " + ProcessException.rootMessage(e), e);
         }
         started.set(runner);
         live.attach(runner);
         try (runner) {
-          System.out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
+          out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
               + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
               applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
+          out.flush();
           // Ctrl-C asks this thread to stop; the hook holds the JVM until the last commit is done.
           lifecycle.awaitStopRequest();
-          System.out.println("quotaflow streams: stopping after the current commit...");
+          out.println("quotaflow streams: stopping after the current commit...");
+          out.flush();
         }
       }
-      System.out.println("quotaflow streams: stopped.");
+      out.println("quotaflow streams: stopped.");
+      out.flush();
     }
-    return 0;
+    return ProcessCommandLine.OK;
+  }
+
+  /** Asks a running command to stop, as Ctrl-C does. */
+  public void requestStop() {
+    lifecycle.requestStop();
   }
 }
