@@ -3,6 +3,7 @@ package io.quotaflow.cli;
 import io.quotaflow.collector.CollectorCommand;
 import io.quotaflow.enforcer.EnforcerCommand;
 import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.streams.StreamsCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(
     name = "quotaflow",
     mixinStandardHelpOptions = true,
-    versionProvider = QuotaflowCli.Version.class,
+    versionProvider = QuotaflowVersion.class,
     description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
     subcommands = {
         DemoCommand.class,
@@ -49,13 +50,5 @@ public final class QuotaflowCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'quotaflow --help'.");
-  }
-
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String version = QuotaflowCli.class.getPackage().getImplementationVersion();
-      return new String[] {"quotaflow " + (version == null ? "(development build)" : version)};
-    }
   }
 }

@@ -5,6 +5,7 @@ import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Topics;
 import java.io.PrintWriter;
@@ -22,7 +23,7 @@ import picocli.CommandLine.Option;
  */
 @Command(
     name = "collector",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = {
         "Sample the cgroups of this node's tasks every period and publish CgroupSample records,",
         "a GONE sample when a group disappears, and NodeStatus at start and every minute.",

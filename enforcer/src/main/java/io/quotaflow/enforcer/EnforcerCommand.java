@@ -3,6 +3,7 @@ package io.quotaflow.enforcer;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.NodeOptions;
+import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.schemas.Topics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Mixin;
  * This node's decisions applied to its cgroups, until Ctrl-C (docs/enforcer.md):
  * {@code quotaflow enforcer} and {@link EnforcerMain} run this same command.
  */
-@Command(name = "enforcer", mixinStandardHelpOptions = true,
+@Command(name = "enforcer", mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = {"Apply this node's CPU and freeze decisions to its cgroups and publish what was done to enforcement-results.",
         "Reads only the node's partition of cpu-decisions and freeze-decisions, and cluster-config (the kill switch).",
         "Example: quotaflow enforcer --dry-run"})

@@ -29,23 +29,23 @@ import picocli.CommandLine.Option;
  */
 public final class ConnectionOptions {
 
-  @Option(names = "--bootstrap", defaultValue = "${env:QUOTAFLOW_BOOTSTRAP:-localhost:9092}",
+  @Option(names = "--bootstrap", paramLabel = "HOST:PORT[,...]", defaultValue = "${env:QUOTAFLOW_BOOTSTRAP:-localhost:9092}",
       description = "Kafka bootstrap servers (env QUOTAFLOW_BOOTSTRAP; default ${DEFAULT-VALUE}).")
   String bootstrap;
 
-  @Option(names = "--registry", defaultValue = "${env:QUOTAFLOW_REGISTRY:-http://localhost:8081}",
+  @Option(names = "--registry", paramLabel = "URL[,...]", defaultValue = "${env:QUOTAFLOW_REGISTRY:-http://localhost:8081}",
       description = "Schema registry URL(s), comma-separated (env QUOTAFLOW_REGISTRY; default ${DEFAULT-VALUE}).")
   String registry;
 
-  @Option(names = "--kafka-config", defaultValue = "${env:QUOTAFLOW_KAFKA_CONFIG}",
+  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${env:QUOTAFLOW_KAFKA_CONFIG}",
       description = "Properties file merged into every Kafka and registry client (env QUOTAFLOW_KAFKA_CONFIG).")
   Path kafkaConfig;
 
-  @Option(names = "--topic-prefix", defaultValue = "${env:QUOTAFLOW_TOPIC_PREFIX:-" + Topics.DEFAULT_PREFIX + "}",
+  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "${env:QUOTAFLOW_TOPIC_PREFIX:-" + Topics.DEFAULT_PREFIX + "}",
       description = "Prefix of every topic name (env QUOTAFLOW_TOPIC_PREFIX; default ${DEFAULT-VALUE}).")
   String topicPrefix;
 
-  @Option(names = "--partitions", defaultValue = "${env:QUOTAFLOW_PARTITIONS:-" + Topics.DEFAULT_PARTITIONS + "}",
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_PARTITIONS:-" + Topics.DEFAULT_PARTITIONS + "}",
       description = "Partitions of every node-keyed topic (env QUOTAFLOW_PARTITIONS; default ${DEFAULT-VALUE}).")
   int partitions;
 

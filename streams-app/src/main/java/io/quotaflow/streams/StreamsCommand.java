@@ -5,6 +5,7 @@ import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Topics;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Option;
  * The decision app against a cluster, until Ctrl-C or SIGTERM: {@code quotaflow streams} and
  * {@link StreamsMain} run this same command.
  */
-@Command(name = "streams", mixinStandardHelpOptions = true,
+@Command(name = "streams", mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU decisions and pool state out.")
 public final class StreamsCommand implements Callable<Integer> {
 
