@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -31,5 +33,25 @@ class ProcessMainsTest {
     } finally {
       child.destroyForcibly();
     }
+  }
+
+  /** A flag that an environment variable can set says which in its help, for every process's flags. */
+  @ParameterizedTest
+  @CsvSource({"collector", "enforcer", "streams"})
+  void everyEnvironmentVariableIsNamedInTheHelp(String subcommand) {
+    // Uninterpolated, so the default values show which variables they read.
+    CommandLine registered = new CommandLine(new QuotaflowCli()).setInterpolateVariables(false).getSubcommands().get(subcommand);
+    Pattern env = Pattern.compile("\\$\\{env:(\\w+)");
+    int seen = 0;
+    for (CommandLine.Model.OptionSpec option : registered.getCommandSpec().options()) {
+      String defaultValue = option.defaultValue();
+      Matcher variable = env.matcher(defaultValue == null ? "" : defaultValue);
+      if (variable.find()) {
+        seen++;
+        assertThat(String.join(" ", option.description())).as(option.longestName())
+            .contains("env " + variable.group(1));
+      }
+    }
+    assertThat(seen).as("flags set by the environment").isGreaterThanOrEqualTo(9);
   }
 }

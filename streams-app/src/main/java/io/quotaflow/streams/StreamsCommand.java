@@ -40,39 +40,46 @@ public final class StreamsCommand implements Callable<Integer> {
   @Mixin
   ConnectionOptions connection;
 
-  @Option(names = "--application-id", defaultValue = "${env:QUOTAFLOW_APPLICATION_ID:-quotaflow-streams}",
-      description = "Kafka Streams application id: consumer group and prefix of internal topics (default ${DEFAULT-VALUE}).")
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "${env:QUOTAFLOW_APPLICATION_ID:-quotaflow-streams}",
+      description = "Kafka Streams application id: consumer group and prefix of internal topics (env QUOTAFLOW_APPLICATION_ID;"
+          + " default ${DEFAULT-VALUE}).")
   String applicationId;
 
-  @Option(names = "--state-dir", defaultValue = "${env:QUOTAFLOW_STATE_DIR:-${sys:user.home}/.quotaflow/streams}",
-      description = "Local state (RocksDB stores), restored from changelogs when lost (default ${DEFAULT-VALUE}).")
+  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "${env:QUOTAFLOW_STATE_DIR:-${sys:user.home}/.quotaflow/streams}",
+      description = "Local state (RocksDB stores), restored from changelogs when lost (env QUOTAFLOW_STATE_DIR;"
+          + " default ${DEFAULT-VALUE}).")
   Path stateDir;
 
-  @Option(names = "--standby-replicas", defaultValue = "${env:QUOTAFLOW_STANDBY_REPLICAS:-0}",
-      description = "Warm copies of each task's state on other instances, for fast failover (default ${DEFAULT-VALUE}; 1 in production).")
+  @Option(names = "--standby-replicas", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_STANDBY_REPLICAS:-0}",
+      description = "Warm copies of each task's state on other instances, for fast failover (env QUOTAFLOW_STANDBY_REPLICAS;"
+          + " default ${DEFAULT-VALUE}; 1 in production).")
   int standbyReplicas;
 
-  @Option(names = "--threads", defaultValue = "${env:QUOTAFLOW_STREAM_THREADS:-1}", description = "Stream threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_STREAM_THREADS:-1}",
+      description = "Stream threads (env QUOTAFLOW_STREAM_THREADS; default ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--commit-interval-ms", defaultValue = "${env:QUOTAFLOW_COMMIT_INTERVAL_MS:-100}",
-      description = "Transaction commit interval: decisions become visible to enforcers at each commit (default ${DEFAULT-VALUE}).")
+  @Option(names = "--commit-interval-ms", paramLabel = "MS", defaultValue = "${env:QUOTAFLOW_COMMIT_INTERVAL_MS:-100}",
+      description = "Transaction commit interval: decisions become visible to enforcers at each commit"
+          + " (env QUOTAFLOW_COMMIT_INTERVAL_MS; default ${DEFAULT-VALUE}).")
   long commitIntervalMs;
 
-  @Option(names = "--rocksdb-total-bytes", defaultValue = "${env:QUOTAFLOW_ROCKSDB_TOTAL_BYTES:-67108864}",
-      description = "Off-heap budget shared by every state store (default ${DEFAULT-VALUE}).")
+  @Option(names = "--rocksdb-total-bytes", paramLabel = "BYTES", defaultValue = "${env:QUOTAFLOW_ROCKSDB_TOTAL_BYTES:-67108864}",
+      description = "Off-heap budget shared by every state store (env QUOTAFLOW_ROCKSDB_TOTAL_BYTES; default ${DEFAULT-VALUE}).")
   long rocksdbTotalBytes;
 
-  @Option(names = "--replication-factor", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
+  @Option(names = "--replication-factor", paramLabel = "N", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
   Short replicationFactor;
 
-  @Option(names = "--http-port", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}", description = "/metrics, /health and live-state port (default ${DEFAULT-VALUE}; 0: any).")
+  @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}",
+      description = "/metrics, /health and live-state port (env QUOTAFLOW_HTTP_PORT; default ${DEFAULT-VALUE}; 0: any).")
   int httpPort;
 
-  @Option(names = "--http-host", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}", description = "/metrics, /health and live-state address (default ${DEFAULT-VALUE}).")
+  @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}",
+      description = "/metrics, /health and live-state address (env QUOTAFLOW_HTTP_HOST; default ${DEFAULT-VALUE}).")
   String httpHost;
 
-  @Option(names = "--advertised-host", defaultValue = "${env:QUOTAFLOW_ADVERTISED_HOST}",
+  @Option(names = "--advertised-host", paramLabel = "HOST", defaultValue = "${env:QUOTAFLOW_ADVERTISED_HOST}",
       description = "Host other instances reach this one's HTTP port at, to forward live-state requests (application.server; "
           + "env QUOTAFLOW_ADVERTISED_HOST; default: --http-host, or this machine's host name when that is a wildcard).")
   String advertisedHost;
