@@ -90,7 +90,7 @@ public final class CollectorCommand implements Callable<Integer> {
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);
-    return run(settings, connection.clientProperties(), topics, spec.commandLine().getOut(), spec.commandLine().getErr());
+    return run(settings, connection.clientProperties(), topics, spec.commandLine().getOut());
   }
 
   /** Asks a running command to stop, as Ctrl-C does. */
@@ -100,10 +100,9 @@ public final class CollectorCommand implements Callable<Integer> {
 
   /**
    * Starts a collector and runs it until asked to stop (SIGTERM, Ctrl-C), then stops it cleanly
-   * before the JVM exits. A start-up failure is printed as one line; returns the exit code.
+   * before the JVM exits. A start-up failure is a {@link CollectorException}: one line, exit 1.
    */
-  private int run(CollectorSettings settings, Map<String, Object> clientProperties, Topics topics, PrintWriter out,
-      PrintWriter err) {
+  private int run(CollectorSettings settings, Map<String, Object> clientProperties, Topics topics, PrintWriter out) {
     try (ProcessLifecycle.Running running = lifecycle.begin();
         Collector collector = Collector.start(settings, clientProperties, topics)) {
       out.printf("Collector for node %s: sampling every %s, publishing to %s; /metrics and /health on %s:%d%n",
@@ -112,10 +111,6 @@ public final class CollectorCommand implements Callable<Integer> {
       out.flush();
       lifecycle.awaitStopRequest();
       return ProcessCommandLine.OK;
-    } catch (CollectorException e) {
-      err.println("quotaflow collector: " + e.getMessage());
-      err.flush();
-      return ProcessCommandLine.FAILURE;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return ProcessCommandLine.FAILURE;

@@ -14,12 +14,17 @@ public class ProcessException extends RuntimeException {
     super(message, cause);
   }
 
-  /** The message with the root cause's, when there is one: "cannot X (Y)". */
+  /**
+   * The message with the root cause's, when it adds something: "cannot X (Y)". The root cause is
+   * what an operator can act on (connection refused, unknown host); the outer message says where.
+   */
   public static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root.getMessage() + ")";
+    String message = String.valueOf(e.getMessage());
+    return root == e || root.getMessage() == null || message.contains(root.getMessage())
+        ? message : message + " (" + root.getMessage() + ")";
   }
 }
