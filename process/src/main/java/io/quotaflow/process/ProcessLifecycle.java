@@ -3,6 +3,7 @@ package io.quotaflow.process;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The one way a Quotaflow process stops: a SIGTERM or Ctrl-C (or {@link #requestStop()}, as tests
@@ -28,6 +29,7 @@ public final class ProcessLifecycle {
   private final Duration stopTimeout;
   private final CountDownLatch stopRequested = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final AtomicBoolean begun = new AtomicBoolean();
 
   /**
    * @param name the process's name, for the hook thread ({@code quotaflow-NAME-shutdown})
@@ -43,9 +45,13 @@ public final class ProcessLifecycle {
 
   /**
    * Registers the shutdown hook. Call it before starting anything, so that a signal during start-up
-   * also waits for the clean stop; close the result once everything is stopped.
+   * also waits for the clean stop; close the result once everything is stopped. Once per lifecycle:
+   * a stopped process is not started again.
    */
   public Running begin() {
+    if (!begun.compareAndSet(false, true)) {
+      throw new IllegalStateException("the " + name + " process was started before; a lifecycle runs once");
+    }
     Thread hook = new Thread(this::stopOnSignal, "quotaflow-" + name + "-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     return new Running(hook);

@@ -132,6 +132,14 @@ class ProcessLifecycleTest {
     }
   }
 
+  @Test
+  void aLifecycleRunsOnce() {
+    ProcessLifecycle lifecycle = new ProcessLifecycle("test", Duration.ofSeconds(1));
+    lifecycle.begin().close();
+    org.assertj.core.api.Assertions.assertThatThrownBy(lifecycle::begin).isInstanceOf(IllegalStateException.class)
+        .hasMessage("the test process was started before; a lifecycle runs once");
+  }
+
   /** A real SIGTERM to a JVM of its own: the graceful stop runs on its main thread before the JVM exits. */
   @Test
   void aSigtermWaitsForTheGracefulStopOnTheMainThread() throws Exception {
