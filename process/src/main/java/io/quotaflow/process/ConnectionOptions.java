@@ -73,7 +73,8 @@ public final class ConnectionOptions {
   /** Client properties: the file's, then the bootstrap address. */
   public Map<String, Object> clientProperties() {
     Map<String, Object> props = new HashMap<>();
-    if (kafkaConfig != null) {
+    // An empty QUOTAFLOW_KAFKA_CONFIG (a compose file's "${X:-}") means no file, as no variable does.
+    if (kafkaConfig != null && !kafkaConfig.toString().isBlank()) {
       Properties file = new Properties();
       try (Reader in = Files.newBufferedReader(kafkaConfig, StandardCharsets.UTF_8)) {
         file.load(in);

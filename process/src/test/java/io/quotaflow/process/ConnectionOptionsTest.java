@@ -55,6 +55,11 @@ class ConnectionOptionsTest {
   }
 
   @Test
+  void anEmptyKafkaConfigIsNone() {
+    assertThat(parse("--kafka-config", "").clientProperties()).containsOnlyKeys("bootstrap.servers");
+  }
+
+  @Test
   void theTopicSettingsFollowTheFlags() {
     assertThat(parse("--topic-prefix", "t.", "--partitions", "3").topicSettings())
         .extracting(s -> s.prefix(), s -> s.partitions()).containsExactly("t.", 3);
