@@ -26,6 +26,31 @@ public sealed interface CgroupParent {
     return new Fixed(path);
   }
 
+  /**
+   * The one reading of a {@code --parent} value, for every node process: empty for the default
+   * ({@value #DEFAULT_NAME} under this process's own group in each hierarchy), a single name for that
+   * name under the own group, or an absolute cgroup path (from each hierarchy's root) such as
+   * {@code /batch/quotaflow}. A relative path ({@code a/b}) is refused: under the own group or from
+   * the root, the user has to say which.
+   *
+   * @throws IllegalArgumentException for a relative path or an unsafe component
+   * @throws IOException when the own group cannot be read from {@code /proc/self/cgroup}
+   */
+  static CgroupParent parse(String value) throws IOException {
+    if (value == null || value.isBlank()) {
+      return defaultParent();
+    }
+    String trimmed = value.trim();
+    if (trimmed.startsWith("/")) {
+      return at(trimmed);
+    }
+    if (trimmed.contains("/")) {
+      throw new IllegalArgumentException("the parent is a group name under this process's own group, or an"
+          + " absolute path starting with '/': " + Printable.of(trimmed));
+    }
+    return underOwnGroup(trimmed);
+  }
+
   /** The parent's path components below the root of a hierarchy holding these controllers. */
   List<String> componentsFor(CgroupVersion version, List<String> controllers) throws CgroupException;
 

@@ -3,12 +3,11 @@ package io.quotaflow.cli;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.embedded.Ports;
+import io.quotaflow.process.ProcessLifecycle;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,8 +26,8 @@ import picocli.CommandLine.Option;
 public final class BrokerCommand implements Callable<Integer> {
   static final int DEFAULT_KAFKA_PORT = 9092;
   static final int DEFAULT_REGISTRY_PORT = 8081;
-  /** How long a Ctrl-C waits for the clean stop before the JVM exits regardless. */
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
+  /** A Ctrl-C waits this long for the clean stop before the JVM exits regardless. */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("broker", Duration.ofSeconds(60));
 
   @Option(names = "--port", paramLabel = "PORT",
       description = "Kafka client port (default: " + DEFAULT_KAFKA_PORT + " when free, else a free port; 0: any free port).")
@@ -58,17 +57,11 @@ public final class BrokerCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
-
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
-    Thread hook = new Thread(this::stopOnSignal, "quotaflow-broker-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
+    try (ProcessLifecycle.Running running = lifecycle.begin()) {
       int kafkaPort = choosePort(host, "--port", port, DEFAULT_KAFKA_PORT, err);
       int httpPort = choosePort(host, "--registry-port", registryPort, DEFAULT_REGISTRY_PORT, err);
       BrokerSettings broker = BrokerSettings.defaults().withHost(host).withPort(kafkaPort)
@@ -76,7 +69,7 @@ public final class BrokerCommand implements Callable<Integer> {
       try (EmbeddedPair pair = EmbeddedPair.start(broker,
           registry -> registry.withHost(host).withPort(httpPort).withBasicAuth(registryBasicAuth))) {
         printAddresses(out, pair);
-        stopRequested.await();
+        lifecycle.awaitStopRequest();
         out.println("Stopping...");
         out.flush();
       }
@@ -87,28 +80,12 @@ public final class BrokerCommand implements Callable<Integer> {
       err.println("quotaflow broker: " + e.getMessage());
       err.flush();
       return 1;
-    } finally {
-      stopped.countDown();
-      try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook is running and waits for `stopped`
-      }
     }
   }
 
   /** Asks a running {@link #call} to stop, as Ctrl-C does. */
   void requestStop() {
-    stopRequested.countDown();
-  }
-
-  private void stopOnSignal() {
-    requestStop();
-    try {
-      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    lifecycle.requestStop();
   }
 
   /** A given port as given (refused at once when taken); no port: the default when free, else any free one. */

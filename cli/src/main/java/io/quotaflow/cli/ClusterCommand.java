@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.json.JsonRecords;

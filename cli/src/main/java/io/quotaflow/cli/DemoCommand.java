@@ -12,16 +12,19 @@ import io.quotaflow.cli.demo.DemoSpecs;
 import io.quotaflow.cli.demo.DemoTask;
 import io.quotaflow.cli.demo.GateRoles;
 import io.quotaflow.cli.demo.LiveTable;
-import io.quotaflow.cli.demo.NodeName;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
 import io.quotaflow.collector.Periods;
 import io.quotaflow.collector.PositiveDuration;
-import io.quotaflow.enforcer.ControlDelay;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
+import io.quotaflow.enforcer.ControlDelay;
+import io.quotaflow.process.NodeName;
+import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
@@ -29,7 +32,6 @@ import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.PoolConfig;
-import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import java.io.IOException;
@@ -41,13 +43,12 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.KafkaException;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code quotaflow demo}: the whole pipeline for this node in one process (embedded broker and
@@ -120,8 +121,7 @@ final class DemoCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("demo", STOP_TIMEOUT);
 
   @Override
   public Integer call() throws Exception {
@@ -136,8 +136,7 @@ final class DemoCommand implements Callable<Integer> {
       DemoLogging.quietForTerminal();
     }
     // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
-    Thread hook = new Thread(this::stopOnSignal, "quotaflow-demo-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
+    ProcessLifecycle.Running running = lifecycle.begin();
     Deque<AutoCloseable> opened = new ArrayDeque<>();
     long startedNanos = System.nanoTime();
     Failure failure = new Failure();
@@ -196,13 +195,13 @@ final class DemoCommand implements Callable<Integer> {
           stopAfter == null ? "Ctrl-C stops it and removes everything it created."
               : "Stops after " + Periods.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
       out.flush();
-      table.run(terminal ? header(cgroups, pair, nodeId, page) : null, stopRequested, stopAfter);
+      table.run(terminal ? header(cgroups, pair, nodeId, page) : null, lifecycle, stopAfter);
       out.println("Stopping...");
       out.flush();
     } catch (IllegalArgumentException e) {
       failure.add(new CliException(e.getMessage(), e));
     } catch (IllegalStateException | UncheckedIOException | KafkaException | IOException e) {
-      failure.add(new CliException("cannot run: " + ConnectionOptions.rootMessage(e), e));
+      failure.add(new CliException("cannot run: " + ProcessException.rootMessage(e), e));
     } catch (Exception e) {
       failure.add(e);
     } finally {
@@ -223,12 +222,7 @@ final class DemoCommand implements Callable<Integer> {
           out.flush();
         }
       } finally {
-        stopped.countDown();
-        try {
-          Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-          // the JVM is exiting: the hook is running and waits for `stopped`
-        }
+        running.close();
       }
     }
     failure.rethrow();
@@ -294,7 +288,7 @@ final class DemoCommand implements Callable<Integer> {
 
   private String nodeId() {
     if (node == null) {
-      return NodeName.ofThisHost();
+      return NodeName.ofThisHost().orElse("node");
     }
     try {
       return Ids.requireValid("node", node);
@@ -313,15 +307,6 @@ final class DemoCommand implements Callable<Integer> {
 
   /** Asks a running {@link #call} to stop, as Ctrl-C does. */
   void requestStop() {
-    stopRequested.countDown();
-  }
-
-  private void stopOnSignal() {
-    requestStop();
-    try {
-      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    lifecycle.requestStop();
   }
 }

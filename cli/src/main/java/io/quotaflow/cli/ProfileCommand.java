@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;

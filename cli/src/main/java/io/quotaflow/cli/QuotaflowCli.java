@@ -1,14 +1,19 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.benchmarks.BenchCommand;
-import picocli.CommandLine;
+import io.quotaflow.collector.CollectorCommand;
+import io.quotaflow.enforcer.EnforcerCommand;
+import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.QuotaflowVersion;
+import io.quotaflow.streams.StreamsCommand;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code quotaflow} command: one entry point for every component and operator tool. */
 @Command(
     name = "quotaflow",
     mixinStandardHelpOptions = true,
-    versionProvider = QuotaflowCli.Version.class,
+    versionProvider = QuotaflowVersion.class,
     description = "Quotaflow: a resource governor for batch clusters, built on Kafka Streams.",
     subcommands = {
         DemoCommand.class,
@@ -40,26 +45,11 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs {@code args} on a prepared command line (tests give it their own output streams). */
   static int execute(CommandLine commandLine, String... args) {
-    commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      if (e instanceof CliException) {
-        cmd.getErr().println("quotaflow " + cmd.getCommandName() + ": " + e.getMessage());
-        return 1;
-      }
-      throw e;
-    });
-    return commandLine.execute(args);
+    return ProcessCommandLine.configure(commandLine).execute(args);
   }
 
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: try 'quotaflow --help'.");
-  }
-
-  static final class Version implements CommandLine.IVersionProvider {
-    @Override
-    public String[] getVersion() {
-      String version = QuotaflowCli.class.getPackage().getImplementationVersion();
-      return new String[] {"quotaflow " + (version == null ? "(development build)" : version)};
-    }
   }
 }

@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;

@@ -39,12 +39,13 @@ class CollectorCommandTest {
   }
 
   @Test
-  void badValuesAreOneLineBeforeAnythingStarts() {
+  void badValuesAreOneLineAndUsageErrorsBeforeAnythingStarts() {
     Run period = run("collector", "--node", "n1", "--period", "often");
-    assertThat(period.code()).isEqualTo(1);
+    assertThat(period.code()).isEqualTo(2);
     assertThat(period.err().lines()).containsExactly(
         "quotaflow collector: not a duration: 'often' (write e.g. 1s, 500ms, 2m or PT1S)");
     Run layout = run("collector", "--node", "n1", "--layout", "v3");
+    assertThat(layout.code()).isEqualTo(2);
     assertThat(layout.err().lines()).containsExactly("quotaflow collector: cgroup layout must be v1, v2 or auto, not: v3");
     Run node = run("collector", "--node", "../etc");
     assertThat(node.err().lines()).singleElement().asString().startsWith("quotaflow collector: ").contains("node");

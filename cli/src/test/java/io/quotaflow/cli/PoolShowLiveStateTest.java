@@ -3,12 +3,12 @@ package io.quotaflow.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.json.JsonRecords;
-import io.quotaflow.schemas.ops.Health;
-import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.StreamsRunner;
 import io.quotaflow.testharness.KafkaEnv;

@@ -1,7 +1,7 @@
 package io.quotaflow.collector;
 
-import io.quotaflow.schemas.ops.Health;
-import io.quotaflow.schemas.ops.HealthCheck;
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.HealthCheck;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntSupplier;

@@ -3,6 +3,7 @@ package io.quotaflow.collector;
 import io.quotaflow.cgroups.CgroupException;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
@@ -64,7 +65,7 @@ final class StartupChecks {
     try (Admin admin = Admin.create(props)) {
       TopicAdmin.createMissing(admin, topics, Optional.empty());
     } catch (IllegalStateException | KafkaException e) {
-      throw new CollectorException("cannot reach Kafka at " + bootstrap + ": " + CollectorException.describe(e), e);
+      throw new CollectorException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
     }
   }
 
@@ -93,7 +94,7 @@ final class StartupChecks {
           new ByteArraySerializer());
     } catch (KafkaException e) {
       throw new CollectorException("cannot create a Kafka producer for " + bootstrap + ": "
-          + CollectorException.describe(e), e);
+          + ProcessException.rootMessage(e), e);
     }
   }
 
@@ -103,13 +104,13 @@ final class StartupChecks {
           .get(START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       throw new CollectorException("cannot publish to " + record.topic() + " at " + bootstrap + ": "
-          + CollectorException.describe(e.getCause()), e.getCause());
+          + ProcessException.rootMessage(e.getCause()), e.getCause());
     } catch (TimeoutException e) {
       throw new CollectorException("timed out after " + START_TIMEOUT.toSeconds() + " s publishing to "
           + record.topic() + " at " + bootstrap, e);
     } catch (KafkaException e) {
       throw new CollectorException("cannot publish to " + record.topic() + " at " + bootstrap + ": "
-          + CollectorException.describe(e), e);
+          + ProcessException.rootMessage(e), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CollectorException("interrupted while publishing the first node status", e);

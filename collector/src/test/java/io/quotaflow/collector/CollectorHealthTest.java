@@ -2,7 +2,7 @@ package io.quotaflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.schemas.ops.Health;
+import io.quotaflow.process.ops.Health;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;

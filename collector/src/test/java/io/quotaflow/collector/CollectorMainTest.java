@@ -1,54 +1,78 @@
 package io.quotaflow.collector;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.CgroupLayout;
+import io.quotaflow.process.ProcessCommandLine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.Map;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
+/** {@link CollectorMain} runs the picocli command {@code quotaflow collector} runs: same flags, environment, exit codes. */
 class CollectorMainTest {
 
-  @Test
-  void flagsWinOverEnvironmentVariablesWhichWinOverDefaults() {
-    Map<String, String> env = Map.of("QUOTAFLOW_NODE", "from-env", "QUOTAFLOW_PERIOD", "2s", "QUOTAFLOW_BOOTSTRAP", "k:9");
-    Map<String, String> values = CollectorMain.parse(new String[] {"--node", "from-flag", "--layout=v2"}, env::get);
-    assertThat(values).containsEntry("--node", "from-flag")
-        .containsEntry("--period", "2s")
-        .containsEntry("--bootstrap", "k:9")
-        .containsEntry("--layout", "v2")
-        .containsEntry("--cgroup-root", "/sys/fs/cgroup")
-        .containsEntry("--buffer", "150000");
-  }
+  record Run(int code, String out, String err) {}
 
-  @Test
-  void unknownOrIncompleteFlagsAreOneLineErrors() {
-    assertThatThrownBy(() -> CollectorMain.parse(new String[] {"--nodes", "x"}, name -> null))
-        .hasMessage("unknown option --nodes (try --help)");
-    assertThatThrownBy(() -> CollectorMain.parse(new String[] {"--node"}, name -> null))
-        .hasMessage("option --node needs a value");
-  }
-
-  @Test
-  void aBadValueIsReportedBeforeAnythingStarts() {
+  private static Run run(String... args) {
+    StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = CollectorMain.run(new String[] {"--node", "n1", "--period", "often"}, name -> null,
-        new PrintWriter(new StringWriter()), new PrintWriter(err, true));
-    assertThat(code).isEqualTo(2);
-    assertThat(err.toString()).isEqualTo("quotaflow collector: not a duration: 'often' (write e.g. 1s, 500ms, 2m or PT1S)"
-        + System.lineSeparator());
+    CommandLine line = ProcessCommandLine.of(new CollectorCommand())
+        .setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+    return new Run(line.execute(args), out.toString(), err.toString());
   }
 
   @Test
-  void theParentIsANameUnderTheOwnGroupOrAnAbsolutePath() throws Exception {
-    assertThat(CollectorFlags.parent("/batch/quotaflow")).isEqualTo(CgroupParent.at("/batch/quotaflow"));
-    assertThat(CollectorFlags.parent("jobs")).isInstanceOf(CgroupParent.UnderOwnGroup.class)
-        .extracting(p -> ((CgroupParent.UnderOwnGroup) p).name()).isEqualTo("jobs");
-    assertThat(CollectorFlags.parent(null)).extracting(p -> ((CgroupParent.UnderOwnGroup) p).name())
-        .isEqualTo(CgroupParent.DEFAULT_NAME);
-    assertThatThrownBy(() -> CollectorFlags.parent("a/b")).hasMessageContaining("absolute path");
-    assertThatThrownBy(() -> CollectorFlags.parent("..")).hasMessageContaining("safe path component");
+  void flagsWinOverTheDefaults() {
+    CollectorCommand command = new CollectorCommand();
+    new CommandLine(command).parseArgs("--node", "from-flag", "--layout=v2", "--bootstrap", "k:9");
+    assertThat(command.node.node()).isEqualTo("from-flag");
+    assertThat(command.node.cgroupConfig().layout()).isEqualTo(CgroupLayout.V2);
+    assertThat(command.connection.bootstrap()).isEqualTo("k:9");
+    assertThat(command.node.cgroupConfig().root()).isEqualTo(Path.of("/sys/fs/cgroup"));
+    assertThat(command.buffer).isEqualTo(CollectorSettings.DEFAULT_BUFFER_CAPACITY);
+    assertThat(command.connection.registryUrl()).isEqualTo("http://localhost:8081");
+  }
+
+  /** The environment is the JVM's own, so this runs the main in a JVM of its own with the variables set. */
+  @Test
+  void environmentVariablesWinOverTheDefaultsInTheMain() throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(List.of(
+        ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
+        CollectorMain.class.getName(), "--help")).redirectErrorStream(true);
+    builder.environment().put("QUOTAFLOW_PERIOD", "2s");
+    builder.environment().put("QUOTAFLOW_BOOTSTRAP", "kafka-from-env:9");
+    Process child = builder.start();
+    try {
+      String help = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.exitValue()).isZero();
+      assertThat(help).startsWith("Usage: collector")
+          .contains("default 2s)", "default kafka-from-env:9)", "default /sys/fs/cgroup)");
+    } finally {
+      child.destroyForcibly();
+    }
+  }
+
+  @Test
+  void unknownOrIncompleteFlagsAreUsageErrors() {
+    Run unknown = run("--nodes", "x");
+    assertThat(unknown.code()).isEqualTo(2);
+    assertThat(unknown.err()).startsWith("Unknown options: '--nodes', 'x'");
+    Run incomplete = run("--node");
+    assertThat(incomplete.code()).isEqualTo(2);
+    assertThat(incomplete.err()).startsWith("Missing required parameter for option '--node'");
+  }
+
+  @Test
+  void aBadValueIsOneLineAndAUsageErrorBeforeAnythingStarts() {
+    Run run = run("--node", "n1", "--period", "often");
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err().lines()).containsExactly(
+        "quotaflow collector: not a duration: 'often' (write e.g. 1s, 500ms, 2m or PT1S)");
   }
 }

@@ -2,9 +2,9 @@ package io.quotaflow.enforcer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.process.ops.Health;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.Health;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

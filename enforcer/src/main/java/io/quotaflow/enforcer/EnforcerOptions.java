@@ -1,37 +1,16 @@
 package io.quotaflow.enforcer;
 
-import io.quotaflow.cgroups.CgroupConfig;
-import io.quotaflow.cgroups.CgroupLayout;
-import io.quotaflow.cgroups.CgroupParent;
-import io.quotaflow.schemas.Ids;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * The enforcer's own flags, declared once as a picocli mixin for both its own {@code main} and
- * {@code quotaflow enforcer}; how to reach Kafka is the caller's (connection flags).
+ * The enforcer's own flags, as a picocli mixin of {@link EnforcerCommand}; the node and its cgroups
+ * are the flags every node process shares ({@code io.quotaflow.process.NodeOptions}), how to reach
+ * Kafka those of every command ({@code io.quotaflow.process.ConnectionOptions}).
  */
 public final class EnforcerOptions {
-
-  @Option(names = "--node", paramLabel = "NODE", defaultValue = "${env:QUOTAFLOW_NODE}",
-      description = "This node's id (required; env QUOTAFLOW_NODE): only decisions keyed NODE/task are acted on.")
-  String node;
-
-  @Option(names = "--cgroup-root", paramLabel = "DIR", defaultValue = "${env:QUOTAFLOW_CGROUP_ROOT:-/sys/fs/cgroup}",
-      description = "Where the cgroup hierarchies are mounted (env QUOTAFLOW_CGROUP_ROOT; default ${DEFAULT-VALUE}).")
-  Path cgroupRoot;
-
-  @Option(names = "--parent", paramLabel = "NAME|/PATH", defaultValue = "${env:QUOTAFLOW_CGROUP_PARENT:-quotaflow}",
-      description = "Parent of the task groups (env QUOTAFLOW_CGROUP_PARENT; default ${DEFAULT-VALUE}): a name is taken"
-          + " under this process's own group in each hierarchy, a /path from each hierarchy's root.")
-  String parent;
-
-  @Option(names = "--layout", paramLabel = "auto|v1|v2", defaultValue = "${env:QUOTAFLOW_CGROUP_LAYOUT:-auto}",
-      description = "cgroup version to use (env QUOTAFLOW_CGROUP_LAYOUT; default ${DEFAULT-VALUE}: detected).")
-  String layout;
 
   @Option(names = "--dry-run",
       description = "Never write a cgroup value, whatever the cluster's enforcement says: report DRY_RUN instead.")
@@ -61,8 +40,7 @@ public final class EnforcerOptions {
   /**
    * @throws IllegalArgumentException naming the flag that is missing or wrong
    */
-  public Enforcer.Settings settings(Map<String, Object> clientProperties) {
-    String id = node();
+  public Enforcer.Settings settings(String id, Map<String, Object> clientProperties) {
     if (leaseThawIntervalMs < 0) {
       throw new IllegalArgumentException("--lease-thaw-interval-ms must be >= 0, was " + leaseThawIntervalMs);
     }
@@ -73,24 +51,6 @@ public final class EnforcerOptions {
         : Path.of(System.getProperty("user.home"), ".quotaflow", "enforcer", id + ".json");
     return new Enforcer.Settings(id, dryRun, state, Duration.ofMillis(leaseThawIntervalMs),
         Duration.ofMillis(freezeTimeoutMs), clientProperties);
-  }
-
-  /** Where the task groups are, from {@code --cgroup-root}, {@code --layout} and {@code --parent}. */
-  public CgroupConfig cgroupConfig() throws IOException {
-    CgroupLayout cgroupLayout = CgroupLayout.parse(layout);
-    CgroupParent cgroupParent = parent.startsWith("/") ? CgroupParent.at(parent) : CgroupParent.underOwnGroup(parent);
-    return new CgroupConfig(cgroupRoot, cgroupLayout, cgroupParent);
-  }
-
-  public String node() {
-    if (node == null || node.isBlank()) {
-      throw new IllegalArgumentException("--node is required (or QUOTAFLOW_NODE): the id this node's decisions are keyed by");
-    }
-    try {
-      return Ids.requireValid("node", node);
-    } catch (Ids.InvalidIdException e) {
-      throw new IllegalArgumentException("--node: " + e.getMessage(), e);
-    }
   }
 
   public String httpHost() {

@@ -1,16 +1,16 @@
 package io.quotaflow.enforcer;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.OpsServer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.KafkaException;
 
 /**
@@ -20,43 +20,34 @@ import org.apache.kafka.common.KafkaException;
  */
 public final class EnforcerProcess {
 
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
-
-  private final CountDownLatch stopRequested = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
+  /** Stopping finishes the decision in hand and flushes the results in flight. */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("enforcer", Duration.ofSeconds(60));
 
   /** Asks a running {@link #run} to stop, as Ctrl-C does. */
   public void requestStop() {
-    stopRequested.countDown();
+    lifecycle.requestStop();
   }
 
   /** Runs until stopped; returns the exit code (0 after a requested stop, 1 on an error, 2 on bad flags). */
-  public int run(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics, PrintWriter out,
-      PrintWriter err) throws InterruptedException {
-    // Registered first, so a Ctrl-C during start-up also waits for the clean stop.
-    Thread hook = new Thread(this::stopOnSignal, "quotaflow-enforcer-shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    try {
-      return runUntilStopped(options, clientProperties, topics, out, err);
-    } finally {
-      out.flush();
-      err.flush();
-      stopped.countDown();
+  public int run(EnforcerOptions options, String node, CgroupConfig cgroupConfig, Map<String, Object> clientProperties,
+      Topics topics, PrintWriter out, PrintWriter err) throws InterruptedException {
+    try (ProcessLifecycle.Running running = lifecycle.begin()) {
       try {
-        Runtime.getRuntime().removeShutdownHook(hook);
-      } catch (IllegalStateException shuttingDown) {
-        // the JVM is exiting: the hook is running and waits for `stopped`
+        return runUntilStopped(options, node, cgroupConfig, clientProperties, topics, out, err);
+      } finally {
+        out.flush(); // before the hook lets the JVM exit
+        err.flush();
       }
     }
   }
 
-  private int runUntilStopped(EnforcerOptions options, Map<String, Object> clientProperties, Topics topics,
-      PrintWriter out, PrintWriter err) throws InterruptedException {
+  private int runUntilStopped(EnforcerOptions options, String node, CgroupConfig cgroupConfig,
+      Map<String, Object> clientProperties, Topics topics, PrintWriter out, PrintWriter err) throws InterruptedException {
     Enforcer.Settings settings;
     Cgroups cgroups;
     try {
-      settings = options.settings(clientProperties);
-      cgroups = Cgroups.open(options.cgroupConfig());
+      settings = options.settings(node, clientProperties);
+      cgroups = Cgroups.open(cgroupConfig);
     } catch (IllegalArgumentException e) {
       err.println("quotaflow enforcer: " + e.getMessage());
       return 2;
@@ -77,7 +68,7 @@ public final class EnforcerProcess {
           settings.node(), settings.dryRun() ? " (--dry-run: writes nothing)" : "", cgroups.describe(),
           settings.stateFile().toAbsolutePath(), ops.port());
       out.flush();
-      while (!stopRequested.await(1, TimeUnit.SECONDS)) {
+      while (!lifecycle.awaitStopRequest(Duration.ofSeconds(1))) {
         if (enforcer.awaitStopped(Duration.ZERO)) {
           break; // it stopped on its own: an error
         }
@@ -94,14 +85,5 @@ public final class EnforcerProcess {
     }
     out.println("quotaflow enforcer: stopped.");
     return 0;
-  }
-
-  private void stopOnSignal() {
-    requestStop();
-    try {
-      stopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.avro.EnforcementKind;
-import io.quotaflow.schemas.ops.OpsServer;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 

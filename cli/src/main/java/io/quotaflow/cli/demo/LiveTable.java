@@ -1,8 +1,8 @@
 package io.quotaflow.cli.demo;
 
+import io.quotaflow.process.ProcessLifecycle;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,11 +34,11 @@ public final class LiveTable {
   }
 
   /**
-   * Runs until {@code stop} opens or, when given, {@code stopAfter} since start has passed.
+   * Runs until a stop is requested or, when given, {@code stopAfter} since start has passed.
    *
    * @param terminalHeader lines shown above the table when redrawing in place; null prints plain blocks
    */
-  public void run(String terminalHeader, CountDownLatch stop, Duration stopAfter) throws InterruptedException {
+  public void run(String terminalHeader, ProcessLifecycle stop, Duration stopAfter) throws InterruptedException {
     long nextPrint = System.nanoTime();
     while (true) {
       rows = board.rows(System.currentTimeMillis());
@@ -55,7 +55,7 @@ public final class LiveTable {
         }
         waitMs = Math.min(waitMs, leftMs);
       }
-      if (stop.await(waitMs, TimeUnit.MILLISECONDS)) {
+      if (stop.awaitStopRequest(Duration.ofMillis(waitMs))) {
         return;
       }
     }

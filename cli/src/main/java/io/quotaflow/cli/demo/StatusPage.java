@@ -1,7 +1,7 @@
 package io.quotaflow.cli.demo;
 
 import com.sun.net.httpserver.HttpHandler;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import java.util.List;
 import java.util.function.Supplier;
 

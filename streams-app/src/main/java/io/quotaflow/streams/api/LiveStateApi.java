@@ -2,7 +2,7 @@ package io.quotaflow.streams.api;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.quotaflow.schemas.ops.OpsServer;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.streams.topology.StreamsRunner;
 import java.io.IOException;
 import java.util.List;

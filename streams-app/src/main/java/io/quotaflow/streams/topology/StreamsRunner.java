@@ -2,9 +2,9 @@ package io.quotaflow.streams.topology;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.quotaflow.process.ops.Health;
 import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.Health;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import java.time.Duration;
 import java.util.ArrayList;

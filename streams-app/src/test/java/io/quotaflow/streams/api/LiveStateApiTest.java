@@ -2,9 +2,9 @@ package io.quotaflow.streams.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.ops.Health;
-import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.schemas.registry.InMemorySchemaRegistryClient;
 import io.quotaflow.streams.topology.QuotaflowTopology;
 import io.quotaflow.streams.topology.StreamsConfigFactory;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.GuaranteeType;
@@ -14,8 +16,6 @@ import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.json.JsonRecords;
-import io.quotaflow.schemas.ops.Health;
-import io.quotaflow.schemas.ops.OpsServer;
 import io.quotaflow.streams.api.LiveStateApi;
 import io.quotaflow.streams.topology.StreamsRunner;
 import io.quotaflow.testharness.KafkaEnv;

@@ -1,14 +1,16 @@
-package io.quotaflow.cli;
+package io.quotaflow.collector;
 
 import io.quotaflow.cgroups.CgroupConfig;
-import io.quotaflow.cgroups.CgroupLayout;
-import io.quotaflow.collector.CollectorFlags;
-import io.quotaflow.collector.CollectorMain;
-import io.quotaflow.collector.CollectorSettings;
-import io.quotaflow.collector.Periods;
+import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.NodeOptions;
+import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.QuotaflowVersion;
+import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Topics;
-import java.io.IOException;
-import java.nio.file.Path;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,39 +18,24 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code quotaflow collector}: the node collector, until Ctrl-C or SIGTERM. The same process as
- * {@code io.quotaflow.collector.CollectorMain}, with picocli's help and the shared connection options.
+ * The node collector, until Ctrl-C or SIGTERM: {@code quotaflow collector} and
+ * {@link CollectorMain} run this same command.
  */
 @Command(
     name = "collector",
-    mixinStandardHelpOptions = true,
+    mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = {
         "Sample the cgroups of this node's tasks every period and publish CgroupSample records,",
         "a GONE sample when a group disappears, and NodeStatus at start and every minute.",
         "While the broker is away, samples wait in a bounded buffer (the oldest are dropped when it is full).",
         "Serves /metrics and /health. See docs/collector.md."})
-final class CollectorCommand implements Callable<Integer> {
+public final class CollectorCommand implements Callable<Integer> {
 
   @Mixin
   ConnectionOptions connection;
 
-  @Option(names = "--node", defaultValue = "${env:QUOTAFLOW_NODE}", paramLabel = "NODE",
-      description = "This node's id, the first part of every key (env QUOTAFLOW_NODE; default: the host name up to its first dot).")
-  String node;
-
-  @Option(names = "--cgroup-root", defaultValue = "${env:QUOTAFLOW_CGROUP_ROOT:-/sys/fs/cgroup}", paramLabel = "DIR",
-      description = "Where the cgroup hierarchies are mounted (env QUOTAFLOW_CGROUP_ROOT; default ${DEFAULT-VALUE}).")
-  Path cgroupRoot;
-
-  @Option(names = "--parent", defaultValue = "${env:QUOTAFLOW_CGROUP_PARENT}", paramLabel = "NAME|/PATH",
-      description = "Parent of the task groups: a group name under this process's own group in each hierarchy, or an"
-          + " absolute cgroup path such as /batch/quotaflow (env QUOTAFLOW_CGROUP_PARENT; default: quotaflow).")
-  String parent;
-
-  @Option(names = "--layout", defaultValue = "${env:QUOTAFLOW_CGROUP_LAYOUT:-auto}", paramLabel = "v1|v2|auto",
-      description = "cgroup version to read; auto prefers the tree that holds the cpu controller (env QUOTAFLOW_CGROUP_LAYOUT;"
-          + " default ${DEFAULT-VALUE}).")
-  String layout;
+  @Mixin
+  NodeOptions node;
 
   @Option(names = "--period", defaultValue = "${env:QUOTAFLOW_PERIOD:-1s}", paramLabel = "DURATION",
       description = "Sampling period, e.g. 1s, 500ms (env QUOTAFLOW_PERIOD; default ${DEFAULT-VALUE}).")
@@ -83,24 +70,50 @@ final class CollectorCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  /** Stopping hands on what was buffered (5 s) and lets the producer deliver (5 s more). */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("collector", Duration.ofSeconds(30));
+
   @Override
   public Integer call() {
     CollectorSettings settings;
+    String nodeId = node.node();
+    CgroupConfig cgroups = node.cgroupConfig();
     try {
-      String nodeId = node == null || node.isBlank() ? CollectorFlags.defaultNode() : node;
-      CgroupConfig cgroups = new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout), CollectorFlags.parent(parent));
       settings = CollectorSettings.defaults(nodeId, cgroups)
           .withPeriod(Periods.parse(period))
           .withNodeStatusPeriod(Periods.parse(nodeStatusPeriod))
           .withBufferCapacity(buffer)
           .withMemoryStatEvery(memoryStatEvery)
           .withOps(opsHost, opsPort);
-    } catch (IllegalArgumentException | IOException e) {
-      throw new CliException(e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(e.getMessage(), e);
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);
-    return CollectorMain.runUntilStopped(settings, connection.clientProperties(), topics,
-        spec.commandLine().getOut(), spec.commandLine().getErr());
+    return run(settings, connection.clientProperties(), topics, spec.commandLine().getOut());
+  }
+
+  /** Asks a running command to stop, as Ctrl-C does. */
+  public void requestStop() {
+    lifecycle.requestStop();
+  }
+
+  /**
+   * Starts a collector and runs it until asked to stop (SIGTERM, Ctrl-C), then stops it cleanly
+   * before the JVM exits. A start-up failure is a {@link CollectorException}: one line, exit 1.
+   */
+  private int run(CollectorSettings settings, Map<String, Object> clientProperties, Topics topics, PrintWriter out) {
+    try (ProcessLifecycle.Running running = lifecycle.begin();
+        Collector collector = Collector.start(settings, clientProperties, topics)) {
+      out.printf("Collector for node %s: sampling every %s, publishing to %s; /metrics and /health on %s:%d%n",
+          settings.node(), Periods.format(settings.period()), topics.samples().name(), settings.opsHost(),
+          collector.opsPort());
+      out.flush();
+      lifecycle.awaitStopRequest();
+      return ProcessCommandLine.OK;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return ProcessCommandLine.FAILURE;
+    }
   }
 }

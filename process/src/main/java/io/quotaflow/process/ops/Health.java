@@ -1,4 +1,4 @@
-package io.quotaflow.schemas.ops;
+package io.quotaflow.process.ops;
 
 /**
  * What {@code /health} answers.

@@ -1,4 +1,4 @@
-package io.quotaflow.schemas.ops;
+package io.quotaflow.process.ops;
 
 /** Asked on every {@code /health} request; must be cheap and thread-safe. */
 @FunctionalInterface

@@ -1,5 +1,6 @@
-package io.quotaflow.cli;
+package io.quotaflow.process;
 
+import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
@@ -11,9 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
-import io.quotaflow.schemas.TopicAdmin;
 import java.util.Optional;
+import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -21,43 +21,65 @@ import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine.Option;
 
 /**
- * How every command reaches Kafka and the registry. Flags win over environment variables
- * ({@code QUOTAFLOW_BOOTSTRAP}, {@code QUOTAFLOW_REGISTRY}, {@code QUOTAFLOW_KAFKA_CONFIG},
- * {@code QUOTAFLOW_TOPIC_PREFIX}, {@code QUOTAFLOW_PARTITIONS}); {@code --kafka-config} merges client
- * properties (SASL, TLS, and the registry's {@code schema.registry.*} / {@code basic.auth.*}) into
- * every client.
+ * How every Quotaflow process and command reaches Kafka and the registry, as a picocli mixin.
+ * Flags win over environment variables ({@code QUOTAFLOW_BOOTSTRAP}, {@code QUOTAFLOW_REGISTRY},
+ * {@code QUOTAFLOW_KAFKA_CONFIG}, {@code QUOTAFLOW_TOPIC_PREFIX}, {@code QUOTAFLOW_PARTITIONS});
+ * {@code --kafka-config} merges client properties (SASL, TLS, and the registry's
+ * {@code schema.registry.*} / {@code basic.auth.*}) into every client.
  */
-final class ConnectionOptions {
+public final class ConnectionOptions {
 
-  @Option(names = "--bootstrap", defaultValue = "${env:QUOTAFLOW_BOOTSTRAP:-localhost:9092}",
+  @Option(names = "--bootstrap", paramLabel = "HOST:PORT[,...]", defaultValue = "${env:QUOTAFLOW_BOOTSTRAP:-localhost:9092}",
       description = "Kafka bootstrap servers (env QUOTAFLOW_BOOTSTRAP; default ${DEFAULT-VALUE}).")
   String bootstrap;
 
-  @Option(names = "--registry", defaultValue = "${env:QUOTAFLOW_REGISTRY:-http://localhost:8081}",
+  @Option(names = "--registry", paramLabel = "URL[,...]", defaultValue = "${env:QUOTAFLOW_REGISTRY:-http://localhost:8081}",
       description = "Schema registry URL(s), comma-separated (env QUOTAFLOW_REGISTRY; default ${DEFAULT-VALUE}).")
   String registry;
 
-  @Option(names = "--kafka-config", defaultValue = "${env:QUOTAFLOW_KAFKA_CONFIG}",
+  @Option(names = "--kafka-config", paramLabel = "FILE", defaultValue = "${env:QUOTAFLOW_KAFKA_CONFIG}",
       description = "Properties file merged into every Kafka and registry client (env QUOTAFLOW_KAFKA_CONFIG).")
   Path kafkaConfig;
 
-  @Option(names = "--topic-prefix", defaultValue = "${env:QUOTAFLOW_TOPIC_PREFIX:-" + Topics.DEFAULT_PREFIX + "}",
+  @Option(names = "--topic-prefix", paramLabel = "PREFIX", defaultValue = "${env:QUOTAFLOW_TOPIC_PREFIX:-" + Topics.DEFAULT_PREFIX + "}",
       description = "Prefix of every topic name (env QUOTAFLOW_TOPIC_PREFIX; default ${DEFAULT-VALUE}).")
   String topicPrefix;
 
-  @Option(names = "--partitions", defaultValue = "${env:QUOTAFLOW_PARTITIONS:-" + Topics.DEFAULT_PARTITIONS + "}",
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_PARTITIONS:-" + Topics.DEFAULT_PARTITIONS + "}",
       description = "Partitions of every node-keyed topic (env QUOTAFLOW_PARTITIONS; default ${DEFAULT-VALUE}).")
   int partitions;
 
+  public String bootstrap() {
+    return bootstrap;
+  }
+
+  public String registryUrl() {
+    return registry;
+  }
+
+  public String topicPrefix() {
+    return topicPrefix;
+  }
+
+  public int partitions() {
+    return partitions;
+  }
+
+  /** The catalogue's settings: prefix, partitions, and a registry that may take new schemas. */
+  public Topics.Settings topicSettings() {
+    return new Topics.Settings(topicPrefix, partitions, true);
+  }
+
   /** Client properties: the file's, then the bootstrap address. */
-  Map<String, Object> clientProperties() {
+  public Map<String, Object> clientProperties() {
     Map<String, Object> props = new HashMap<>();
-    if (kafkaConfig != null) {
+    // An empty QUOTAFLOW_KAFKA_CONFIG (a compose file's "${X:-}") means no file, as no variable does.
+    if (kafkaConfig != null && !kafkaConfig.toString().isBlank()) {
       Properties file = new Properties();
       try (Reader in = Files.newBufferedReader(kafkaConfig, StandardCharsets.UTF_8)) {
         file.load(in);
       } catch (IOException e) {
-        throw new CliException("cannot read --kafka-config " + kafkaConfig + ": " + e.getMessage());
+        throw new ProcessException("cannot read --kafka-config " + kafkaConfig + ": " + e.getMessage());
       }
       file.forEach((k, v) -> props.put(k.toString(), v));
     }
@@ -65,18 +87,18 @@ final class ConnectionOptions {
     return props;
   }
 
-  SchemaRegistryClient registryClient() {
+  public SchemaRegistryClient registryClient() {
     Map<String, Object> props = clientProperties();
     props.put(RegistryClientConfig.URL, registry);
     try {
       return SchemaRegistryClients.create(props);
     } catch (IllegalArgumentException e) {
-      throw new CliException("bad registry settings: " + e.getMessage());
+      throw new ProcessException("bad registry settings: " + e.getMessage());
     }
   }
 
   /** The catalogue's topics, created where missing (with the broker's default replication factor). */
-  Topics existingTopics(SchemaRegistryClient registry) {
+  public Topics existingTopics(SchemaRegistryClient registry) {
     Topics topics = topics(registry);
     Map<String, Object> props = clientProperties();
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
@@ -84,24 +106,16 @@ final class ConnectionOptions {
     try (Admin admin = Admin.create(props)) {
       TopicAdmin.createMissing(admin, topics.all(), Optional.empty());
     } catch (IllegalStateException | KafkaException e) {
-      throw new CliException("cannot reach Kafka at " + bootstrap + ": " + rootMessage(e), e);
+      throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
     }
     return topics;
   }
 
-  static String rootMessage(Throwable e) {
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + root.getMessage() + ")";
-  }
-
-  Topics topics(SchemaRegistryClient registry) {
+  public Topics topics(SchemaRegistryClient registry) {
     try {
-      return Topics.create(new Topics.Settings(topicPrefix, partitions, true), registry);
+      return Topics.create(topicSettings(), registry);
     } catch (IllegalArgumentException e) {
-      throw new CliException(e.getMessage());
+      throw new ProcessException(e.getMessage());
     }
   }
 }

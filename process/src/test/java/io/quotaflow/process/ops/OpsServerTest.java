@@ -1,4 +1,4 @@
-package io.quotaflow.schemas.ops;
+package io.quotaflow.process.ops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

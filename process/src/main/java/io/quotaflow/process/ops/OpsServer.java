@@ -1,4 +1,4 @@
-package io.quotaflow.schemas.ops;
+package io.quotaflow.process.ops;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;

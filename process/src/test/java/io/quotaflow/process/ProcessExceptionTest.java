@@ -1,0 +1,26 @@
+package io.quotaflow.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import org.junit.jupiter.api.Test;
+
+class ProcessExceptionTest {
+
+  @Test
+  void theRootCauseIsAddedWhenItSaysSomethingNew() {
+    Exception e = new IllegalStateException("Timed out waiting for a node", new IOException("wrapped",
+        new ConnectException("Connection refused")));
+    assertThat(ProcessException.rootMessage(e)).isEqualTo("Timed out waiting for a node (Connection refused)");
+  }
+
+  @Test
+  void aRootCauseTheMessageAlreadyHoldsOrOneWithoutAMessageIsLeftOut() {
+    assertThat(ProcessException.rootMessage(new IllegalStateException("refused: Connection refused",
+        new ConnectException("Connection refused")))).isEqualTo("refused: Connection refused");
+    assertThat(ProcessException.rootMessage(new IllegalStateException("failed", new NullPointerException())))
+        .isEqualTo("failed");
+    assertThat(ProcessException.rootMessage(new IllegalStateException("alone"))).isEqualTo("alone");
+  }
+}

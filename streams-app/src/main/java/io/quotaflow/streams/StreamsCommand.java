@@ -1,0 +1,157 @@
+package io.quotaflow.streams;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.ProcessException;
+import io.quotaflow.process.ProcessLifecycle;
+import io.quotaflow.process.QuotaflowVersion;
+import io.quotaflow.process.ops.Health;
+import io.quotaflow.process.ops.OpsServer;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.registry.SchemaRegistryClient;
+import io.quotaflow.streams.api.AdvertisedHost;
+import io.quotaflow.streams.api.LiveStateApi;
+import io.quotaflow.streams.topology.BoundedRocksDbConfig;
+import io.quotaflow.streams.topology.StreamsRunner;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.streams.StreamsConfig;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * The decision app against a cluster, until Ctrl-C or SIGTERM: {@code quotaflow streams} and
+ * {@link StreamsMain} run this same command.
+ */
+@Command(name = "streams", mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
+    description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU decisions and pool state out.")
+public final class StreamsCommand implements Callable<Integer> {
+
+  @Mixin
+  ConnectionOptions connection;
+
+  @Option(names = "--application-id", paramLabel = "ID", defaultValue = "${env:QUOTAFLOW_APPLICATION_ID:-quotaflow-streams}",
+      description = "Kafka Streams application id: consumer group and prefix of internal topics (env QUOTAFLOW_APPLICATION_ID;"
+          + " default ${DEFAULT-VALUE}).")
+  String applicationId;
+
+  @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = "${env:QUOTAFLOW_STATE_DIR:-${sys:user.home}/.quotaflow/streams}",
+      description = "Local state (RocksDB stores), restored from changelogs when lost (env QUOTAFLOW_STATE_DIR;"
+          + " default ${DEFAULT-VALUE}).")
+  Path stateDir;
+
+  @Option(names = "--standby-replicas", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_STANDBY_REPLICAS:-0}",
+      description = "Warm copies of each task's state on other instances, for fast failover (env QUOTAFLOW_STANDBY_REPLICAS;"
+          + " default ${DEFAULT-VALUE}; 1 in production).")
+  int standbyReplicas;
+
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_STREAM_THREADS:-1}",
+      description = "Stream threads (env QUOTAFLOW_STREAM_THREADS; default ${DEFAULT-VALUE}).")
+  int threads;
+
+  @Option(names = "--commit-interval-ms", paramLabel = "MS", defaultValue = "${env:QUOTAFLOW_COMMIT_INTERVAL_MS:-100}",
+      description = "Transaction commit interval: decisions become visible to enforcers at each commit"
+          + " (env QUOTAFLOW_COMMIT_INTERVAL_MS; default ${DEFAULT-VALUE}).")
+  long commitIntervalMs;
+
+  @Option(names = "--rocksdb-total-bytes", paramLabel = "BYTES", defaultValue = "${env:QUOTAFLOW_ROCKSDB_TOTAL_BYTES:-67108864}",
+      description = "Off-heap budget shared by every state store (env QUOTAFLOW_ROCKSDB_TOTAL_BYTES; default ${DEFAULT-VALUE}).")
+  long rocksdbTotalBytes;
+
+  @Option(names = "--replication-factor", paramLabel = "N", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
+  Short replicationFactor;
+
+  @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9401}",
+      description = "/metrics, /health and live-state port (env QUOTAFLOW_HTTP_PORT; default ${DEFAULT-VALUE}; 0: any).")
+  int httpPort;
+
+  @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}",
+      description = "/metrics, /health and live-state address (env QUOTAFLOW_HTTP_HOST; default ${DEFAULT-VALUE}).")
+  String httpHost;
+
+  @Option(names = "--advertised-host", paramLabel = "HOST", defaultValue = "${env:QUOTAFLOW_ADVERTISED_HOST}",
+      description = "Host other instances reach this one's HTTP port at, to forward live-state requests (application.server; "
+          + "env QUOTAFLOW_ADVERTISED_HOST; default: --http-host, or this machine's host name when that is a wildcard).")
+  String advertisedHost;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  /** A Ctrl-C waits this long for the last commit before the JVM exits regardless. */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("streams", Duration.ofSeconds(60));
+
+  @Override
+  public Integer call() throws InterruptedException {
+    SchemaRegistryClient registry = connection.registryClient();
+    Map<String, Object> streams = new HashMap<>();
+    streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    streams.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbyReplicas);
+    streams.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+    streams.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+    streams.put(BoundedRocksDbConfig.TOTAL_BYTES_CONFIG, rocksdbTotalBytes);
+    if (replicationFactor != null) {
+      streams.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replicationFactor);
+    }
+    StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
+        connection.topicSettings(), Optional.ofNullable(replicationFactor));
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    PrintWriter out = spec.commandLine().getOut();
+    // Registered before anything starts, so a Ctrl-C during start-up also waits for the clean stop.
+    try (ProcessLifecycle.Running running = lifecycle.begin()) {
+      // The HTTP server starts first: its port goes into application.server, which Kafka Streams reads at start.
+      AtomicReference<StreamsRunner> started = new AtomicReference<>();
+      OpsServer ops;
+      try {
+        ops = OpsServer.start(httpHost, httpPort, meters, () -> {
+          StreamsRunner current = started.get();
+          return current == null ? new Health(true, false, -1, "STARTING") : current.health();
+        });
+      } catch (java.io.UncheckedIOException e) {
+        throw new ProcessException(e.getMessage(), e);
+      }
+      try (ops) {
+        // Served at once: a key asked for while the app starts is 503 (retry), not 404.
+        LiveStateApi live = LiveStateApi.serveOn(ops);
+        String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
+        streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
+        StreamsRunner runner;
+        try {
+          runner = StreamsRunner.start(settings, registry, meters);
+        } catch (IllegalStateException | KafkaException e) {
+          throw new ProcessException("cannot start: " + ProcessException.rootMessage(e), e);
+        }
+        started.set(runner);
+        live.attach(runner);
+        try (runner) {
+          out.printf("quotaflow streams: application %s on %s, registry %s; /metrics, /health and live state "
+              + "(/pools, /nodes/{node}, /tasks/{node}/{task}) on port %d, advertised as %s%n",
+              applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
+          out.flush();
+          // Ctrl-C asks this thread to stop; the hook holds the JVM until the last commit is done.
+          lifecycle.awaitStopRequest();
+          out.println("quotaflow streams: stopping after the current commit...");
+          out.flush();
+        }
+      }
+      out.println("quotaflow streams: stopped.");
+      out.flush();
+    }
+    return ProcessCommandLine.OK;
+  }
+
+  /** Asks a running command to stop, as Ctrl-C does. */
+  public void requestStop() {
+    lifecycle.requestStop();
+  }
+}
