@@ -1,5 +1,6 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
@@ -58,7 +59,7 @@ final class CpuWorkload {
     for (int i = 0; i < size; i++) {
       nodeIds[i] = String.format(Locale.ROOT, "bench-node-%04d", i / tasksPerNode);
       taskIds[i] = String.format(Locale.ROOT, "task-%04d", i % tasksPerNode);
-      keys[i] = nodeIds[i] + "/" + taskIds[i];
+      keys[i] = TaskKey.keyOf(nodeIds[i], taskIds[i]);
       phaseOffset[i] = random.nextInt(2 * phaseSamples);
       lastTsMs[i] = -1;
     }

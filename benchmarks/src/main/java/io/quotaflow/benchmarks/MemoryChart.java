@@ -1,5 +1,6 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.process.ops.Markup;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ final class MemoryChart {
             + "font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, height, WIDTH, height));
     svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">%s</text>%n",
-        LEFT, escape(title)));
+        LEFT, Markup.escape(title)));
     for (int p = 0; p < runs.size(); p++) {
       MemoryRun run = runs.get(p);
       int y0 = TOP + p * (PANEL_HEIGHT + GAP);
@@ -83,9 +84,5 @@ final class MemoryChart {
     svg.append("</svg>\n");
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, svg, StandardCharsets.UTF_8);
-  }
-
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }
 }

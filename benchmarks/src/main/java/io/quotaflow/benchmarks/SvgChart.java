@@ -1,5 +1,6 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.process.ops.Markup;
 import java.util.List;
 import java.util.Locale;
 
@@ -36,8 +37,8 @@ final class SvgChart {
             + " font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, height, WIDTH, height));
     svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">%s</text>%n",
-        LEFT, escape(title)));
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"40\" fill=\"#555\">%s</text>%n", LEFT, escape(subtitle)));
+        LEFT, Markup.escape(title)));
+    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"40\" fill=\"#555\">%s</text>%n", LEFT, Markup.escape(subtitle)));
     int top = TITLE_HEIGHT + 28;
     for (Panel panel : panels) {
       renderPanel(svg, panel, hours, spanHours, top);
@@ -54,7 +55,7 @@ final class SvgChart {
     int yTicks = (int) Math.max(1, Math.ceil(maxOf(panel.series()) / yStep - 1e-9));
     double yMax = yStep * yTicks;
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
-        LEFT, top - 10, escape(panel.title())));
+        LEFT, top - 10, Markup.escape(panel.title())));
     // Horizontal grid and y labels.
     for (int i = 0; i <= yTicks; i++) {
       double value = yStep * i;
@@ -66,7 +67,7 @@ final class SvgChart {
     }
     svg.append(String.format(Locale.ROOT,
         "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n",
-        16, top + PANEL_HEIGHT / 2, escape(panel.unit())));
+        16, top + PANEL_HEIGHT / 2, Markup.escape(panel.unit())));
     // Time axis.
     double stepHours = spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
     for (double h = 0; h <= spanHours + 1e-9; h += stepHours) {
@@ -96,7 +97,7 @@ final class SvgChart {
           "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
           legendX, legendY - 4, legendX + 24, legendY - 4, series.color(), dashAttribute(series)));
       svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">%s</text>%n",
-          legendX + 30, legendY, escape(series.label())));
+          legendX + 30, legendY, Markup.escape(series.label())));
       legendX += 44 + 7 * series.label().length();
     }
   }
@@ -134,9 +135,5 @@ final class SvgChart {
       return String.format(Locale.ROOT, "%,d", (long) value);
     }
     return String.format(Locale.ROOT, "%,.1f", value);
-  }
-
-  static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

@@ -1,6 +1,7 @@
 package io.quotaflow.cli.demo;
 
 import com.sun.net.httpserver.HttpHandler;
+import io.quotaflow.process.ops.Markup;
 import io.quotaflow.process.ops.OpsServer;
 import java.util.List;
 import java.util.function.Supplier;
@@ -28,7 +29,7 @@ public final class StatusPage {
         .append("<title>quotaflow demo</title>")
         .append("<style>body{font-family:sans-serif}td,th{padding:2px 10px;text-align:right}")
         .append("td:first-child,th:first-child,td:last-child,th:last-child{text-align:left}</style></head><body>\n")
-        .append("<h1>quotaflow demo</h1>\n<p>").append(escape(headline)).append("</p>\n");
+        .append("<h1>quotaflow demo</h1>\n<p>").append(Markup.escape(headline)).append("</p>\n");
     table(page, DemoTable.COLUMNS, rows.tasks().stream().map(DemoTable::cells).toList());
     if (!rows.pools().isEmpty()) {
       page.append("<h2>pools</h2>\n");
@@ -42,20 +43,16 @@ public final class StatusPage {
   private static void table(StringBuilder page, List<String> columns, List<List<String>> rows) {
     page.append("<table>\n<tr>");
     for (String column : columns) {
-      page.append("<th>").append(escape(column)).append("</th>");
+      page.append("<th>").append(Markup.escape(column)).append("</th>");
     }
     page.append("</tr>\n");
     for (List<String> row : rows) {
       page.append("<tr>");
       for (String cell : row) {
-        page.append("<td>").append(escape(cell)).append("</td>");
+        page.append("<td>").append(Markup.escape(cell)).append("</td>");
       }
       page.append("</tr>\n");
     }
     page.append("</table>\n");
-  }
-
-  static String escape(String text) {
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }
