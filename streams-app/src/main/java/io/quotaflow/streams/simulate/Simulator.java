@@ -14,9 +14,12 @@ import io.quotaflow.schemas.json.JsonRecords;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
@@ -35,6 +38,11 @@ public final class Simulator implements AutoCloseable {
 
   /** Where a record's timestamp comes from when its line has no {@code ts_ms}: the value's, else the last one seen. */
   private long lastTsMs;
+  /** Whether a time was seen yet; before that, an untimed line takes the first time further down the input. */
+  private boolean timeSeen;
+  /** The input being run, and lines read ahead of the one being piped while looking for the first time. */
+  private BufferedReader in;
+  private final Deque<String> ahead = new ArrayDeque<>();
 
   private final OfflineDriver offline;
   private final Topics topics;
@@ -83,8 +91,10 @@ public final class Simulator implements AutoCloseable {
     long lines = 0;
     long recordsIn = 0;
     long recordsOut = 0;
+    this.in = in;
+    ahead.clear();
     String line;
-    while ((line = in.readLine()) != null) {
+    while ((line = nextLine()) != null) {
       lines++;
       if (line.isBlank()) {
         continue;
@@ -180,7 +190,12 @@ public final class Simulator implements AutoCloseable {
     return JsonRecords.fromJson(value, type);
   }
 
-  /** The line's {@code ts_ms}, else the value's own time, else the last time seen: configs apply from their position. */
+  /**
+   * The line's {@code ts_ms}, else the value's own time, else the last time seen: configs apply from
+   * their position. Lines before the first time in the input (configs and specs written ahead of the
+   * samples) take that first time, not epoch 0: a spec at 0 would open a pool period decades before
+   * the samples, and the pools would "catch up" over that gap and start with full volumes.
+   */
   private long timestamp(JsonNode line, Long valueTsMs) {
     long ts;
     if (line.hasNonNull("ts_ms")) {
@@ -188,11 +203,66 @@ public final class Simulator implements AutoCloseable {
         throw new IllegalArgumentException("\"ts_ms\" must be an integer (epoch ms)");
       }
       ts = line.get("ts_ms").asLong();
+    } else if (valueTsMs != null) {
+      ts = valueTsMs;
     } else {
-      ts = valueTsMs != null ? valueTsMs : lastTsMs;
+      ts = timeSeen ? lastTsMs : firstTimeAhead();
     }
-    lastTsMs = Math.max(lastTsMs, ts);
+    lastTsMs = timeSeen ? Math.max(lastTsMs, ts) : ts;
+    timeSeen = true;
     return ts;
+  }
+
+  private String nextLine() throws IOException {
+    return ahead.isEmpty() ? in.readLine() : ahead.poll();
+  }
+
+  /**
+   * The first time a later line gives (its {@code ts_ms}, else a sample's or node's own), reading ahead;
+   * 0 if none does. A failing read is not a bad line: it ends the run ({@link UncheckedIOException}).
+   */
+  private long firstTimeAhead() {
+    for (String line : ahead) {
+      Long ts = timeOf(line);
+      if (ts != null) {
+        return ts;
+      }
+    }
+    String line;
+    while ((line = readAhead()) != null) {
+      ahead.add(line);
+      Long ts = timeOf(line);
+      if (ts != null) {
+        return ts;
+      }
+    }
+    return 0;
+  }
+
+  private String readAhead() {
+    try {
+      return in.readLine();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The time a line would be piped at, if it says one itself; null for an untimed or unreadable line (reported when its turn comes). */
+  private static Long timeOf(String text) {
+    try {
+      JsonNode line = JsonRecords.MAPPER.readTree(text);
+      if (line == null || !line.isObject()) {
+        return null;
+      }
+      if (line.path("ts_ms").isIntegralNumber()) {
+        return line.get("ts_ms").asLong();
+      }
+      String type = line.path("type").asText("");
+      JsonNode valueTs = line.path("value").path("ts_ms");
+      return (type.equals("sample") || type.equals("node")) && valueTs.isIntegralNumber() ? valueTs.asLong() : null;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private long drain(PrintWriter out) {

@@ -136,6 +136,26 @@ class SimulatorTest {
   }
 
   @Test
+  void configsAndSpecsWrittenAheadOfTheSamplesTakeTheFirstSamplesTime() throws IOException {
+    List<String> input = new ArrayList<>(List.of(
+        "{\"type\": \"cluster\", \"key\": \"main\", \"value\": {\"total_cpu\": 2}}",
+        "{\"type\": \"pool\", \"key\": \"burst\", \"value\": {\"guarantee_type\": \"BURST\","
+            + " \"resource_flow_cpu\": 1, \"burst_guarantee_cpu\": 2}}",
+        "{\"type\": \"task\", \"key\": \"n1/t\", \"value\": {\"ncpus\": 1, \"pool\": \"burst\"}}"));
+    for (int s = 0; s < 5; s++) {
+      input.add(sample("t", T0 + s * 1000L, s * 1_000_000L));
+    }
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).isEmpty();
+    List<JsonNode> states = on(run, "pool-state");
+    assertThat(states).isNotEmpty();
+    // Stamped at 0 the spec would open a pool period decades before the samples, and the pool would
+    // "catch up" over the gap with a full volume.
+    assertThat(states).allSatisfy(state -> assertThat(state.path("ts_ms").asLong()).isGreaterThanOrEqualTo(T0));
+    assertThat(states.get(0).path("value").path("accumulated_resource_volume_cpu").asDouble()).isZero();
+  }
+
+  @Test
   void badLinesAreReportedWithTheirNumberAndTheRestStillRuns() throws IOException {
     List<String> input = List.of(
         "not json",
