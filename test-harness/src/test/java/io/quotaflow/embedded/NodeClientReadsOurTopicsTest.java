@@ -9,6 +9,7 @@ import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
+import io.quotaflow.testharness.ExternalCommand;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.TestTopics;
 import io.quotaflow.testharness.WithKafka;
@@ -40,8 +41,8 @@ class NodeClientReadsOurTopicsTest {
 
   @Test
   void kafkajsDecodesEverySampleThroughOurRegistry(KafkaEnv kafka) throws Exception {
-    assumeTrue(NodeTool.available("node"), "node is not installed or not on the PATH: the independent-client check needs Node.js 18+");
-    assumeTrue(NodeTool.available("npm"), "npm is not installed or not on the PATH: the independent-client check installs kafkajs with npm ci");
+    assumeTrue(ExternalCommand.available("node"), "node is not installed or not on the PATH: the independent-client check needs Node.js 18+");
+    assumeTrue(ExternalCommand.available("npm"), "npm is not installed or not on the PATH: the independent-client check installs kafkajs with npm ci");
     Path client = installedClient();
 
     Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("node"), 3, true), kafka.registryClient());
@@ -49,7 +50,7 @@ class NodeClientReadsOurTopicsTest {
     TestTopics.create(kafka, samples);
     List<CgroupSample> written = produce(kafka, samples);
 
-    NodeTool.Result read = NodeTool.run(client, Duration.ofMinutes(3), List.of("node", "read-topic.js",
+    ExternalCommand.Result read = ExternalCommand.run(client, Duration.ofMinutes(3), List.of("node", "read-topic.js",
         kafka.bootstrapServers(), kafka.registryUrl(), samples.name(), Integer.toString(SAMPLES), "120000"));
 
     assertThat(read.exitCode()).as(read.describe()).isZero();
@@ -92,7 +93,7 @@ class NodeClientReadsOurTopicsTest {
     for (String file : List.of("package.json", "package-lock.json", "read-topic.js")) {
       Files.copy(source.resolve(file), work.resolve(file), StandardCopyOption.REPLACE_EXISTING);
     }
-    NodeTool.Result install = NodeTool.run(work, Duration.ofMinutes(5),
+    ExternalCommand.Result install = ExternalCommand.run(work, Duration.ofMinutes(5),
         List.of("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"));
     assertThat(install.exitCode()).as("npm ci: " + install.describe()).isZero();
     return work;

@@ -1,4 +1,4 @@
-package io.quotaflow.embedded;
+package io.quotaflow.testharness;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,12 +8,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs a Node.js command as a child process with a deadline, keeping its output in files. */
-final class NodeTool {
+/**
+ * Runs an outside tool (node, npm, python3, …) as a child process with a deadline, keeping its
+ * output in files: how tests check that other languages' clients read our topics.
+ */
+public final class ExternalCommand {
 
   /** What a finished command left: exit code, standard output, standard error. */
-  record Result(int exitCode, String stdout, String stderr) {
-    String describe() {
+  public record Result(int exitCode, String stdout, String stderr) {
+    public String describe() {
       return "exit " + exitCode + "\n--- stdout\n" + tail(stdout) + "\n--- stderr\n" + tail(stderr);
     }
 
@@ -22,10 +25,10 @@ final class NodeTool {
     }
   }
 
-  private NodeTool() {}
+  private ExternalCommand() {}
 
   /** Whether {@code command --version} runs: the tool is installed and on the PATH. */
-  static boolean available(String command) {
+  public static boolean available(String command) {
     try {
       Process process = new ProcessBuilder(command, "--version").redirectErrorStream(true).start();
       process.getInputStream().readAllBytes();
@@ -39,7 +42,7 @@ final class NodeTool {
   }
 
   /** Runs {@code command} in {@code dir}; a command still running at the deadline is destroyed (by its own handle). */
-  static Result run(Path dir, Duration timeout, List<String> command) throws IOException, InterruptedException {
+  public static Result run(Path dir, Duration timeout, List<String> command) throws IOException, InterruptedException {
     Path stdout = Files.createTempFile(dir, "stdout", ".txt");
     Path stderr = Files.createTempFile(dir, "stderr", ".txt");
     Process process = new ProcessBuilder(command).directory(dir.toFile())
