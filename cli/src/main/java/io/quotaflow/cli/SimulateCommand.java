@@ -1,15 +1,15 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.streams.simulate.Simulator;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -20,8 +20,22 @@ import picocli.CommandLine.Option;
     description = {
         "Run the real streams topology offline (one partition, no broker) over recorded or made-up records.",
         "Input: one JSON object a line, {\"type\": \"cluster\"|\"pool\"|\"task\"|\"node\"|\"sample\", \"key\": ..., \"value\": {...}},"
-            + " in time order. Output: one line per record produced, {\"topic\", \"key\", \"ts_ms\", \"value\"}."})
+            + " in time order; values as plain JSON or as kafka-avro-console-consumer prints them."
+            + " Output: one line per record produced, {\"topic\", \"key\", \"ts_ms\", \"value\"}."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:every line was used",
+        "1:a runtime failure: the input could not be read to its end, or the output not written",
+        "2:a usage error: a bad flag, an input that cannot be read, an output path that cannot be written",
+        "3:some lines were rejected (each reported on standard error with its line number); the others were"
+            + " simulated and their records written"})
 final class SimulateCommand implements Callable<Integer> {
+
+  /** Only simulate has it: a run that went through but skipped lines is neither a success nor a usage error. */
+  static final int LINES_REJECTED = 3;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--input", required = true, description = "JSON lines to read ('-' for standard input).")
   String input;
@@ -30,20 +44,39 @@ final class SimulateCommand implements Callable<Integer> {
   String output;
 
   @Override
-  public Integer call() throws IOException {
-    try (BufferedReader in = "-".equals(input) ? new BufferedReader(new java.io.InputStreamReader(System.in, StandardCharsets.UTF_8))
-            : Files.newBufferedReader(Path.of(input), StandardCharsets.UTF_8);
-        PrintWriter out = "-".equals(output) ? new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))
-            : new PrintWriter(Files.newBufferedWriter(Path.of(output), StandardCharsets.UTF_8));
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    Simulator.Summary summary;
+    // Both paths are opened before the topology starts: a bad path is a usage error, reported at once.
+    try (BufferedReader in = "-".equals(input) ? new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+            : SimulateFiles.openInput(input);
+        PrintWriter out = "-".equals(output) ? unclosed(spec.commandLine().getOut())
+            : new PrintWriter(SimulateFiles.openOutput(output, input));
         Simulator simulator = new Simulator()) {
-      Simulator.Summary summary = simulator.run(in, out);
-      summary.errors().forEach(e -> System.err.println("line " + e.line() + ": " + e.message()));
-      System.err.printf("simulate: %d lines, %d records in, %d records out, %d problems%n",
-          summary.linesRead(), summary.recordsIn(), summary.recordsOut(), summary.errors().size());
-      return summary.errors().isEmpty() ? 0 : 2;
-    } catch (NoSuchFileException e) {
-      System.err.println("simulate: no such file: " + e.getFile());
-      return 1;
+      summary = simulator.run(in, out);
+      if (out.checkError()) { // PrintWriter keeps write errors to itself
+        throw new CliException("cannot write --output " + output);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      Throwable cause = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : e;
+      throw new CliException("cannot read --input " + input + " (" + cause.getMessage() + ")", cause);
     }
+    String prefix = "quotaflow " + spec.name() + ": ";
+    summary.errors().forEach(e -> err.println(prefix + "line " + e.line() + ": " + e.message()));
+    err.printf("%s%d lines, %d records in, %d records out, %d lines rejected%n",
+        prefix, summary.linesRead(), summary.recordsIn(), summary.recordsOut(),
+        summary.errors().stream().mapToLong(Simulator.LineError::line).distinct().count());
+    err.flush();
+    return summary.errors().isEmpty() ? ProcessCommandLine.OK : LINES_REJECTED;
+  }
+
+  /** Standard output, flushed but left open when the run's writer is closed. */
+  private static PrintWriter unclosed(PrintWriter stdout) {
+    return new PrintWriter(stdout) {
+      @Override
+      public void close() {
+        flush();
+      }
+    };
   }
 }

@@ -18,8 +18,9 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Contract records as plain JSON, the way people write and read them: field names as in the
  * schemas, nullable fields bare or absent, enums as strings, absent fields taking the schema's
- * defaults. (Avro's own JSON encoding wraps union values in {"type": value}, which nobody types by
- * hand.) Used by {@code simulate} and the operator tools.
+ * defaults. Reading also takes Avro's own JSON encoding, which wraps a union's non-null value as
+ * {"type": value} ({@code kafka-avro-console-consumer} prints it so; nobody types it by hand);
+ * writing is always plain. Used by {@code simulate} and the operator tools.
  */
 public final class JsonRecords {
 
@@ -81,6 +82,10 @@ public final class JsonRecords {
           }
           throw new JsonRecordException(where(path) + "must not be null");
         }
+        Schema wrapped = wrappedBranch(json, schema);
+        if (wrapped != null) {
+          return read(json.iterator().next(), wrapped, path);
+        }
         for (Schema branch : schema.getTypes()) {
           if (branch.getType() != Schema.Type.NULL) {
             return read(json, branch, path);
@@ -119,6 +124,10 @@ public final class JsonRecords {
         if (!json.isNumber()) {
           throw new JsonRecordException(where(path) + "expected a number, got " + describe(json));
         }
+        if (!Double.isFinite(json.asDouble())) {
+          // only a lenient parser lets NaN and Infinity through; no engine means anything by them
+          throw new JsonRecordException(where(path) + "expected a finite number, got " + json.asText());
+        }
         return schema.getType() == Schema.Type.FLOAT ? (Object) (float) json.asDouble() : json.asDouble();
       case ARRAY: {
         if (!json.isArray()) {
@@ -134,6 +143,25 @@ public final class JsonRecords {
       default:
         throw new JsonRecordException(where(path) + "type " + schema.getType() + " is not supported in JSON input");
     }
+  }
+
+  /**
+   * The branch a value in Avro's own JSON form names ({@code {"double": 1.5}}, {@code {"io.quotaflow.X": {...}}}):
+   * an object with one field named after a non-null branch (its full name, as Avro's JSON encoder writes it).
+   * Never mistaken for a plain value: no branch of the contract's unions is a map, and record fields
+   * cannot be named after a type ("double", "string" are not field names in the schemas; full names hold dots).
+   */
+  private static Schema wrappedBranch(JsonNode json, Schema union) {
+    if (!json.isObject() || json.size() != 1) {
+      return null;
+    }
+    String name = json.fieldNames().next();
+    for (Schema branch : union.getTypes()) {
+      if (branch.getType() != Schema.Type.NULL && branch.getType() != Schema.Type.MAP && branch.getFullName().equals(name)) {
+        return branch;
+      }
+    }
+    return null;
   }
 
   private static JsonNode write(Object value, Schema schema) {
@@ -189,7 +217,7 @@ public final class JsonRecords {
     if (json == null) {
       return "nothing";
     }
-    String text = json.toString();
+    String text = json.isNumber() ? json.asText() : json.toString(); // NaN as NaN, not "NaN"
     return json.getNodeType().name().toLowerCase(java.util.Locale.ROOT) + " " + (text.length() > 40 ? text.substring(0, 40) + "…" : text);
   }
 

@@ -100,9 +100,9 @@ public final class Simulator implements AutoCloseable {
         continue;
       }
       try {
-        pipe(JsonRecords.MAPPER.readTree(line));
+        pipe(InputLine.parse(line));
         recordsIn++;
-      } catch (IOException | IllegalArgumentException e) {
+      } catch (IllegalArgumentException e) {
         errors.add(new LineError(lines, e.getMessage()));
         continue;
       }
@@ -120,18 +120,10 @@ public final class Simulator implements AutoCloseable {
     return new Summary(lines, recordsIn, recordsOut, errors);
   }
 
-  private void pipe(JsonNode line) {
-    if (line == null || !line.isObject()) {
-      throw new IllegalArgumentException("expected a JSON object {\"type\", \"key\", \"value\"}");
-    }
-    String type = line.path("type").asText("");
-    JsonNode keyNode = line.get("key");
-    if (keyNode == null || !keyNode.isTextual()) {
-      throw new IllegalArgumentException("\"key\" must be a string");
-    }
-    String key = keyNode.asText();
-    JsonNode value = withKeyFields(type, key, line.get("value"));
-    switch (type) {
+  private void pipe(InputLine line) {
+    String key = line.key();
+    JsonNode value = withKeyFields(line.type(), key, line.value());
+    switch (line.type()) {
       case "sample" -> {
         CgroupSample sample = read(value, CgroupSample.class, false);
         samples.pipeInput(key, sample, timestamp(line, sample.getTsMs()));
@@ -146,7 +138,7 @@ public final class Simulator implements AutoCloseable {
       }
       case "cluster" -> cluster.pipeInput(key, read(value, ClusterConfig.class, true), timestamp(line, null));
       case "pool" -> pools.pipeInput(key, read(value, PoolConfig.class, true), timestamp(line, null));
-      default -> throw new IllegalArgumentException("unknown type '" + type + "': expected cluster, pool, task, node or sample");
+      default -> throw new IllegalStateException("InputLine lets through only " + InputLine.TYPES + ", not " + line.type());
     }
   }
 
@@ -183,7 +175,7 @@ public final class Simulator implements AutoCloseable {
   private static <T extends SpecificRecord> T read(JsonNode value, Class<T> type, boolean tombstoneAllowed) {
     if (value == null || value.isNull()) {
       if (!tombstoneAllowed) {
-        throw new IllegalArgumentException(type.getSimpleName() + " needs a value: samples are never tombstones");
+        throw new IllegalArgumentException("\"value\" is missing: samples are never tombstones");
       }
       return null;
     }
@@ -196,13 +188,10 @@ public final class Simulator implements AutoCloseable {
    * samples) take that first time, not epoch 0: a spec at 0 would open a pool period decades before
    * the samples, and the pools would "catch up" over that gap and start with full volumes.
    */
-  private long timestamp(JsonNode line, Long valueTsMs) {
+  private long timestamp(InputLine line, Long valueTsMs) {
     long ts;
-    if (line.hasNonNull("ts_ms")) {
-      if (!line.get("ts_ms").isIntegralNumber()) {
-        throw new IllegalArgumentException("\"ts_ms\" must be an integer (epoch ms)");
-      }
-      ts = line.get("ts_ms").asLong();
+    if (line.tsMs() != null) {
+      ts = line.tsMs();
     } else if (valueTsMs != null) {
       ts = valueTsMs;
     } else {
@@ -249,18 +238,12 @@ public final class Simulator implements AutoCloseable {
 
   /** The time a line would be piped at, if it says one itself; null for an untimed or unreadable line (reported when its turn comes). */
   private static Long timeOf(String text) {
+    if (text.isBlank()) {
+      return null;
+    }
     try {
-      JsonNode line = JsonRecords.MAPPER.readTree(text);
-      if (line == null || !line.isObject()) {
-        return null;
-      }
-      if (line.path("ts_ms").isIntegralNumber()) {
-        return line.get("ts_ms").asLong();
-      }
-      String type = line.path("type").asText("");
-      JsonNode valueTs = line.path("value").path("ts_ms");
-      return (type.equals("sample") || type.equals("node")) && valueTs.isIntegralNumber() ? valueTs.asLong() : null;
-    } catch (IOException e) {
+      return InputLine.parse(text).ownTimeMs();
+    } catch (IllegalArgumentException unusable) {
       return null;
     }
   }
