@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.testharness.MetricsTable;
+import io.quotaflow.testharness.Scrape;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -119,6 +121,13 @@ class DemoCommandTest {
           HttpResponse.BodyHandlers.ofString());
       assertThat(metrics.statusCode()).isEqualTo(200);
       assertThat(metrics.body()).contains("component=\"demo\"");
+      // One registry for the streams app and the enforcer: both tables of docs/operations.md, nothing else of ours.
+      Map<String, String> ours = new LinkedHashMap<>(MetricsTable.types("streams"));
+      ours.putAll(MetricsTable.types("enforcer"));
+      Scrape scrape = new Scrape(metrics.body());
+      assertThat(scrape.families("quotaflow_")).containsExactlyInAnyOrderEntriesOf(ours);
+      assertThat(scrape.families()).containsAllEntriesOf(MetricsTable.types("every process"));
+      assertThat(metrics.body()).contains("quotaflow_enforcer_mode{component=\"demo\",mode=\"ON\"} 1.0");
     } finally {
       assertThat(demo.stop()).as("exit code; stderr:%n%s", demo.err()).isZero();
     }

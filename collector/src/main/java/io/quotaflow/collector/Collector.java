@@ -1,7 +1,5 @@
 package io.quotaflow.collector;
 
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.process.ops.Health;
@@ -77,8 +75,6 @@ public final class Collector implements AutoCloseable {
     this.producer = producer;
     this.buffer = new DropOldestBuffer<>(settings.bufferCapacity());
     this.metrics = new CollectorMetrics(registry);
-    new ProcessorMetrics().bindTo(registry);
-    new JvmMemoryMetrics().bindTo(registry);
     this.sampler = new Sampler(cgroups, settings.memoryStatRefresh(), builder, System::currentTimeMillis,
         this::encodeSample, metrics);
     this.publisher = new Publisher(producer, buffer, Math.min(MAX_IN_FLIGHT, settings.bufferCapacity()),

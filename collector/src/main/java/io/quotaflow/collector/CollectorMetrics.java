@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.Timer;
  * {@code quotaflow_collector_samples_published_total}, {@code ..._buffered},
  * {@code ..._samples_dropped_total}, {@code ..._read_errors_total},
  * {@code ..._sample_duration_seconds} (one observation per sampling round), and so on
- * (docs/collector.md lists them).
+ * (docs/operations.md "Metrics" lists them).
  */
 public final class CollectorMetrics {
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
@@ -91,6 +92,7 @@ public final class Enforcer implements AutoCloseable {
     StateFile stateFile = StateFile.open(settings.stateFile());
     try {
       EnforcerMetrics metrics = new EnforcerMetrics(meters);
+      metrics.reads(List.of(topics.cpuDecisions().name(), topics.freezeDecisions().name(), topics.clusterConfig().name()));
       NodeLedger ledger = NodeLedger.load(stateFile, settings.node(), cgroups.describe(),
           new LeaseBook(settings.leaseThawInterval().toMillis()));
       CgroupActuator actuator = new CgroupActuator(cgroups, settings.freezeTimeout(), metrics);

@@ -13,13 +13,15 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * The enforcer's meters (docs/enforcer.md "Metrics"). Results are one counter tagged by kind and
+ * The enforcer's meters (docs/operations.md "Metrics"). Results are one counter tagged by kind and
  * status, so applied, unchanged, failed and rejected are one query apart and always sum to the
- * results published; every combination is registered at start so dashboards see zeros, not gaps.
+ * results published; every combination, every skip reason and every topic read is registered at
+ * start so dashboards and {@code rate()} see zeros, not gaps.
  */
 final class EnforcerMetrics implements AutoCloseable {
 
@@ -45,7 +47,11 @@ final class EnforcerMetrics implements AutoCloseable {
   private final Map<EnforcementKind, Timer> applyLatency = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> decisionDelay = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> controlDelay = new EnumMap<>(EnforcementKind.class);
-  private final AtomicInteger modeValue = new AtomicInteger(-1);
+  /** Skip reasons besides {@link Step.SkipReason}'s, named where the records are read. */
+  private static final List<String> FEED_SKIP_REASONS = List.of("other_node", "unkeyed", "withdrawn", "missing_reported");
+
+  /** Null while starting: no mode is in force until the cluster config was read. */
+  private final AtomicReference<Mode> mode = new AtomicReference<>();
   /** Gauges read this enforcer's objects, so they leave the registry with it; counters and timers carry on. */
   private final List<Meter> gauges = new ArrayList<>();
 
@@ -71,8 +77,26 @@ final class EnforcerMetrics implements AutoCloseable {
               + " sample's broker append time, to the cgroup written and read back (freeze: reported FROZEN)")
           .tag("kind", kind.name()).serviceLevelObjectives(DELAY_BUCKETS).register(registry));
     }
-    gauges.add(Gauge.builder("quotaflow.enforcer.mode", modeValue, AtomicInteger::get)
-        .description("Mode in force: 2 ON, 1 DRY_RUN, 0 OFF, -1 starting").register(registry));
+    // A state as a label, one series per mode valued 1 for the one in force: a dashboard shows
+    // `mode` by name and an alert says quotaflow_enforcer_mode{mode="OFF"} == 1, not a coded number.
+    for (Mode each : Mode.values()) {
+      gauges.add(Gauge.builder("quotaflow.enforcer.mode", mode, m -> m.get() == each ? 1 : 0)
+          .description("1 for the enforcement mode in force, 0 for the others (all 0 while starting)")
+          .tag("mode", each.name()).register(registry));
+    }
+    for (String reason : FEED_SKIP_REASONS) {
+      skipped(reason, 0);
+    }
+    for (Step.SkipReason reason : Step.SkipReason.values()) {
+      skipped(reason.name().toLowerCase(Locale.ROOT), 0);
+    }
+    registry.counter("quotaflow.enforcer.publish.failures");
+    registry.counter("quotaflow.enforcer.state.file.failures");
+  }
+
+  /** Registers the undecodable-record counters of the topics read, so each starts at zero. */
+  void reads(List<String> topics) {
+    topics.forEach(topic -> registry.counter("quotaflow.enforcer.undecodable", "topic", topic));
   }
 
   void result(EnforcementKind kind, EnforcementStatus status) {
@@ -94,7 +118,11 @@ final class EnforcerMetrics implements AutoCloseable {
 
   /** A decision that needed no answer: another node's, {@code apply=false}, a stale FREEZE, a tombstone. */
   void skipped(String reason) {
-    registry.counter("quotaflow.enforcer.skipped", "reason", reason).increment();
+    skipped(reason, 1);
+  }
+
+  private void skipped(String reason, int count) {
+    registry.counter("quotaflow.enforcer.skipped", "reason", reason).increment(count);
   }
 
   /** A record that does not decode; it is skipped (logged, and answered REJECTED when it is ours). */
@@ -110,19 +138,15 @@ final class EnforcerMetrics implements AutoCloseable {
     registry.counter("quotaflow.enforcer.state.file.failures").increment();
   }
 
-  void mode(Mode mode) {
-    modeValue.set(switch (mode) {
-      case ON -> 2;
-      case DRY_RUN -> 1;
-      case OFF -> 0;
-    });
+  void mode(Mode inForce) {
+    mode.set(inForce);
   }
 
   /** Gauges read live from the enforcer's thread-safe views. */
   void gauges(Supplier<Number> tasks, Supplier<Number> frozenByUs) {
     gauges.add(Gauge.builder("quotaflow.enforcer.tasks", tasks).description("Tasks of this node with a current decision")
         .register(registry));
-    gauges.add(Gauge.builder("quotaflow.enforcer.frozen", frozenByUs).description("Groups this enforcer froze and holds a lease on")
+    gauges.add(Gauge.builder("quotaflow.enforcer.frozen.groups", frozenByUs).description("Groups this enforcer froze and holds a lease on")
         .register(registry));
   }
 

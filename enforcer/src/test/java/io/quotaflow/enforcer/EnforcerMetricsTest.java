@@ -25,7 +25,34 @@ class EnforcerMetricsTest {
     EnforcerMetrics second = new EnforcerMetrics(registry);
     second.gauges(() -> 7, () -> 0);
     assertThat(registry.get("quotaflow.enforcer.tasks").gauge().value()).isEqualTo(7);
-    assertThat(registry.get("quotaflow.enforcer.mode").gauge().value()).isEqualTo(-1);
+    assertThat(registry.find("quotaflow.enforcer.mode").gauges()).as("no mode in force while starting")
+        .hasSize(Mode.values().length).allSatisfy(g -> assertThat(g.value()).isZero());
+  }
+
+  @Test
+  void theModeInForceIsTheOneLabelValuedOne() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    EnforcerMetrics metrics = new EnforcerMetrics(registry);
+    metrics.mode(Mode.DRY_RUN);
+    assertThat(registry.scrape())
+        .contains("quotaflow_enforcer_mode{component=\"enforcer\",mode=\"DRY_RUN\"} 1.0")
+        .contains("quotaflow_enforcer_mode{component=\"enforcer\",mode=\"ON\"} 0.0")
+        .contains("quotaflow_enforcer_mode{component=\"enforcer\",mode=\"OFF\"} 0.0");
+    metrics.mode(Mode.OFF);
+    assertThat(registry.get("quotaflow.enforcer.mode").tag("mode", "OFF").gauge().value()).isEqualTo(1);
+    assertThat(registry.get("quotaflow.enforcer.mode").tag("mode", "DRY_RUN").gauge().value()).isZero();
+  }
+
+  @Test
+  void everySkipReasonAndFailureCounterIsThereAtZeroBeforeTheFirstRecord() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    new EnforcerMetrics(registry).reads(java.util.List.of("t.cpu-decisions"));
+    assertThat(registry.scrape())
+        .contains("quotaflow_enforcer_skipped_total{component=\"enforcer\",reason=\"other_node\"} 0.0")
+        .contains("quotaflow_enforcer_skipped_total{component=\"enforcer\",reason=\"lease_over\"} 0.0")
+        .contains("quotaflow_enforcer_undecodable_total{component=\"enforcer\",topic=\"t.cpu-decisions\"} 0.0")
+        .contains("quotaflow_enforcer_publish_failures_total{component=\"enforcer\"} 0.0")
+        .contains("quotaflow_enforcer_state_file_failures_total{component=\"enforcer\"} 0.0");
   }
 
   @Test

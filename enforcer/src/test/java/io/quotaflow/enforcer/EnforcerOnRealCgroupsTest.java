@@ -108,7 +108,8 @@ class EnforcerOnRealCgroupsTest {
           .contains("quotaflow_enforcer_results_total{component=\"enforcer\",kind=\"CPU\",status=\"REJECTED\"} 0.0")
           .contains("quotaflow_enforcer_apply_latency_seconds_count{component=\"enforcer\",kind=\"CPU\"} 3")
           .contains("quotaflow_enforcer_skipped_total{component=\"enforcer\",reason=\"not_applied\"} 1.0")
-          .contains("quotaflow_enforcer_mode{component=\"enforcer\"} 2.0");
+          .contains("quotaflow_enforcer_mode{component=\"enforcer\",mode=\"ON\"} 1.0")
+          .contains("quotaflow_enforcer_mode{component=\"enforcer\",mode=\"OFF\"} 0.0");
       HttpResponse<String> health = get(ops, "/health");
       assertThat(health.statusCode()).isEqualTo(200);
       assertThat(health.body()).contains("\"ready\":true", "enforcement ON", "1 tasks");

@@ -16,16 +16,19 @@ import java.util.concurrent.Executors;
 /**
  * The operations endpoint every Quotaflow process serves: {@code /metrics} in Prometheus text
  * format and {@code /health} as JSON with liveness, readiness and staleness (status 200 when ready,
- * 503 otherwise, so a load balancer or Kubernetes probe can use it as it is).
+ * 503 otherwise, so a load balancer or Kubernetes probe can use it as it is). Its {@code /metrics}
+ * carries the standard JVM and process meters besides the component's own (docs/operations.md "Metrics").
  */
 public final class OpsServer implements AutoCloseable {
 
   private final HttpServer server;
   private final PrometheusMeterRegistry registry;
+  private final JvmProcessMeters jvmProcessMeters;
 
-  private OpsServer(HttpServer server, PrometheusMeterRegistry registry) {
+  private OpsServer(HttpServer server, PrometheusMeterRegistry registry, JvmProcessMeters jvmProcessMeters) {
     this.server = server;
     this.registry = registry;
+    this.jvmProcessMeters = jvmProcessMeters;
   }
 
   /** A registry for a component's meters, with the common tag {@code component}. */
@@ -60,7 +63,7 @@ public final class OpsServer implements AutoCloseable {
       });
       pages.forEach(server::createContext);
       server.start();
-      return new OpsServer(server, registry);
+      return new OpsServer(server, registry, JvmProcessMeters.bindTo(registry));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot serve /metrics and /health on " + host + ":" + port + ": " + e.getMessage(), e);
     }
@@ -96,5 +99,6 @@ public final class OpsServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
+    jvmProcessMeters.close();
   }
 }

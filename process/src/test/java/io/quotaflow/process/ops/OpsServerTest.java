@@ -45,4 +45,19 @@ class OpsServerTest {
       assertThat(late.body()).isEqualTo("{\"port\":" + server.port() + "}");
     }
   }
+
+  @Test
+  void servesTheJvmAndProcessMetricsUnderTheirStandardNames() throws Exception {
+    try (OpsServer server = OpsServer.start("127.0.0.1", 0, OpsServer.newRegistry("enforcer"), () -> new Health(true, true, -1, "RUNNING"))) {
+      assertThat(get(server, "/metrics").body()).contains(
+          "jvm_memory_used_bytes{area=\"heap\",component=\"enforcer\",",
+          "jvm_gc_memory_allocated_bytes_total{",
+          "jvm_threads_live_threads{",
+          "jvm_classes_loaded_classes{",
+          "process_cpu_usage{",
+          "process_uptime_seconds{",
+          "process_start_time_seconds{",
+          "process_files_open_files{");
+    }
+  }
 }

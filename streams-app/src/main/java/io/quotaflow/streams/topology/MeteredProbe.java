@@ -22,20 +22,30 @@ final class MeteredProbe implements TopologyProbe {
   private final Map<String, GateStatus> gates = new ConcurrentHashMap<>();
 
   MeteredProbe(MeterRegistry meters) {
-    samples = meters.counter("quotaflow.streams.samples");
-    late = meters.counter("quotaflow.streams.late.samples");
-    decisions = meters.counter("quotaflow.streams.decisions", "kind", "decision");
-    withdrawn = meters.counter("quotaflow.streams.decisions", "kind", "withdrawn");
-    meters.gauge("quotaflow.streams.newest.sample.ts.ms", newestSampleTsMs);
-    freezes = meters.counter("quotaflow.streams.freeze.decisions", "action", "FREEZE");
-    thaws = meters.counter("quotaflow.streams.freeze.decisions", "action", "THAW");
+    samples = Counter.builder("quotaflow.streams.samples").description("Samples handled").register(meters);
+    late = Counter.builder("quotaflow.streams.late.samples")
+        .description("Samples older than their task's last tick: dropped, not dead-lettered").register(meters);
+    decisions = Counter.builder("quotaflow.streams.decisions").tag("kind", "decision")
+        .description("CPU decisions published").register(meters);
+    withdrawn = Counter.builder("quotaflow.streams.decisions").tag("kind", "withdrawn")
+        .description("CPU decisions published").register(meters);
+    // Prometheus' convention for a point in time: seconds since the epoch, so `time() - x` is an age.
+    // NaN (no value) before the first sample, rather than an epoch 0 that every age alert would fire on.
+    Gauge.builder("quotaflow.streams.newest.sample.timestamp", newestSampleTsMs,
+            ts -> ts.get() < 0 ? Double.NaN : ts.get() / 1000.0)
+        .baseUnit("seconds").description("Sample time of the newest sample handled, seconds since the epoch")
+        .register(meters);
+    freezes = Counter.builder("quotaflow.streams.freeze.decisions").tag("action", "FREEZE")
+        .description("Freeze decisions published").register(meters);
+    thaws = Counter.builder("quotaflow.streams.freeze.decisions").tag("action", "THAW")
+        .description("Freeze decisions published").register(meters);
     Gauge.builder("quotaflow.streams.gate.waiting", gates, g -> g.values().stream().mapToInt(GateStatus::waiting).sum())
         .description("Tasks frozen in a peak wait queue, all nodes").register(meters);
     Gauge.builder("quotaflow.streams.gate.holders", gates, g -> g.values().stream().mapToInt(GateStatus::holders).sum())
         .description("Tasks holding a peak slot, all nodes").register(meters);
-    Gauge.builder("quotaflow.streams.gate.head.wait.seconds", gates,
+    Gauge.builder("quotaflow.streams.gate.head.wait", gates,
             g -> g.values().stream().mapToLong(GateStatus::headWaitMs).max().orElse(0) / 1000.0)
-        .description("Longest wait of a queue head, stream time").register(meters);
+        .baseUnit("seconds").description("Longest wait of a queue head, stream time").register(meters);
     Gauge.builder("quotaflow.streams.gate.queue.wait.alerts", gates, g -> g.values().stream().filter(GateStatus::waitAlert).count())
         .description("Nodes whose queue head has waited longer than queue_wait_alert_ms").register(meters);
   }

@@ -83,7 +83,9 @@ public final class StreamsRunner implements AutoCloseable {
     KafkaStreams streams = new KafkaStreams(QuotaflowTopology.build(topics, probe), config);
     // A failed thread (a registry outage, a broker hiccup past the retries) is replaced and resumes
     // from the last commit; exactly-once makes the retry invisible downstream.
-    io.micrometer.core.instrument.Counter replaced = meters.counter("quotaflow.streams.threads.replaced");
+    io.micrometer.core.instrument.Counter replaced = io.micrometer.core.instrument.Counter
+        .builder("quotaflow.streams.threads.replaced").description("Stream threads that failed and were replaced")
+        .register(meters);
     streams.setUncaughtExceptionHandler(e -> {
       replaced.increment();
       LOG.warn("Stream thread failed; replacing it: {}", e.toString());

@@ -75,6 +75,16 @@ final class StreamsAppFixture {
 
   /** Starts an instance with {@code extra} Streams settings (such as its {@code application.server}). */
   StreamsRunner start(Path stateDir, Map<String, Object> extra) throws InterruptedException {
+    return start(stateDir, extra, meters);
+  }
+
+  /** Starts an instance whose meters go to {@code meterRegistry} (a Prometheus one, to be scraped). */
+  StreamsRunner start(Path stateDir, io.micrometer.core.instrument.MeterRegistry meterRegistry) throws InterruptedException {
+    return start(stateDir, Map.of(), meterRegistry);
+  }
+
+  private StreamsRunner start(Path stateDir, Map<String, Object> extra,
+      io.micrometer.core.instrument.MeterRegistry meterRegistry) throws InterruptedException {
     Map<String, Object> overrides = new HashMap<>(extra);
     overrides.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
     overrides.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -82,7 +92,7 @@ final class StreamsAppFixture {
     overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
     overrides.put(StreamsConfig.consumerPrefix(org.apache.kafka.clients.consumer.ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 1_000);
     StreamsRunner runner = StreamsRunner.start(new StreamsRunner.Settings(kafka.clientConfig(), overrides,
-        topics.settings(), Optional.empty()), registry, meters);
+        topics.settings(), Optional.empty()), registry, meterRegistry);
     if (!runner.awaitRunning(Duration.ofSeconds(90))) {
       runner.close();
       throw new AssertionError("streams app did not reach RUNNING: " + runner.state());
