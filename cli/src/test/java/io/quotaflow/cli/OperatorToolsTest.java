@@ -90,6 +90,6 @@ class OperatorToolsTest {
     line.setErr(new java.io.PrintWriter(err, true));
     int code = QuotaflowCli.execute(line, "cluster", "show", "--bootstrap", "127.0.0.1:1", "--registry", "http://127.0.0.1:1");
     assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).startsWith("quotaflow show: cannot reach Kafka at 127.0.0.1:1").doesNotContain("\tat ");
+    assertThat(err.toString()).startsWith("quotaflow cluster show: cannot reach Kafka at 127.0.0.1:1").doesNotContain("\tat ");
   }
 }

@@ -117,6 +117,6 @@ class PoolShowLiveStateTest {
 
     Run unreachable = run(tool, "pool", "show", "--streams-url", "http://127.0.0.1:1");
     assertThat(unreachable.code()).isEqualTo(1);
-    assertThat(unreachable.err()).startsWith("quotaflow show: cannot reach the streams app at http://127.0.0.1:1");
+    assertThat(unreachable.err()).startsWith("quotaflow pool show: cannot reach the streams app at http://127.0.0.1:1");
   }
 }
