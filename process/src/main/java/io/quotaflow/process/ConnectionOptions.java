@@ -111,9 +111,9 @@ public final class ConnectionOptions {
 
   /**
    * The catalogue, once the topic {@code needed} picks from it is known to be on the broker. Operator
-   * tools create no topic: one created here would take the broker's defaults (not compacted, the
-   * wrong partition count), and a missing topic usually means a wrong {@code --topic-prefix} or
-   * bootstrap, which creating topics would hide. Topics are created by {@code quotaflow streams}.
+   * tools create no topic: a missing one usually means a wrong {@code --topic-prefix} or bootstrap,
+   * which creating topics would hide behind a second, empty set of them, and a {@code show} should
+   * change nothing. Topics are created by {@code quotaflow streams}, with its replication settings.
    */
   public Topics topicsThatExist(SchemaRegistryClient registry, Function<Topics, Topic<?, ?>> needed) {
     Topics topics = topics(registry);
@@ -131,9 +131,13 @@ public final class ConnectionOptions {
       throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
     }
     if (!existing.contains(name)) {
-      throw new ProcessException("no topic " + name + " on " + bootstrap
-          + "; is --topic-prefix right? (topics are created by quotaflow streams)");
+      throw new ProcessException(noTopic(name, bootstrap));
     }
     return topics;
+  }
+
+  /** What an operator tool says of a missing topic: the likely mistake, and who creates topics. */
+  public static String noTopic(String topic, Object bootstrap) {
+    return "no topic " + topic + " on " + bootstrap + "; is --topic-prefix right? (topics are created by quotaflow streams)";
   }
 }
