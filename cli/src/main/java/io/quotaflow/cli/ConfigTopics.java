@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topic;
@@ -69,7 +70,7 @@ final class ConfigTopics {
     try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, topic.keySerde().deserializer(), topic.valueSerde().deserializer())) {
       List<PartitionInfo> infos = consumer.partitionsFor(topic.name(), TIMEOUT);
       if (infos == null || infos.isEmpty()) {
-        throw new CliException("topic " + topic.name() + " does not exist: start the streams app or `quotaflow broker` first");
+        throw new CliException(ConnectionOptions.noTopic(topic.name(), clientProperties.get("bootstrap.servers")));
       }
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : infos) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.json.JsonRecords;
 import java.util.List;
 
@@ -11,7 +12,8 @@ import java.util.List;
  * {@code field=value} arguments applied to a record's JSON, so {@code quotaflow cluster set
  * enforcement=DRY_RUN} changes one field and keeps the rest. Values are JSON when they parse as
  * JSON ({@code 2}, {@code true}, {@code null}) and strings otherwise ({@code DRY_RUN}); dotted
- * names reach into nested records ({@code job_cpu_monitor.enable_cpu_reclaim=true}).
+ * names reach into nested records ({@code job_cpu_monitor.enable_cpu_reclaim=true}). A string that
+ * reads as JSON is written quoted ({@code operation='"2024"'}).
  */
 final class FieldAssignments {
   private FieldAssignments() {}
@@ -21,7 +23,7 @@ final class FieldAssignments {
     for (String assignment : assignments) {
       int eq = assignment.indexOf('=');
       if (eq <= 0) {
-        throw new CliException("'" + assignment + "' is not field=value");
+        throw new UsageException("'" + assignment + "' is not FIELD=VALUE");
       }
       String[] path = assignment.substring(0, eq).split("\\.");
       ObjectNode target = result;

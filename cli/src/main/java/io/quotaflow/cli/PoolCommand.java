@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.PoolConfig;
@@ -30,22 +31,41 @@ final class PoolCommand {
   CommandSpec spec;
 
   @Command(name = "set", mixinStandardHelpOptions = true,
-      description = {"Create or change a pool: field=value for any PoolConfig field (docs/contracts.md).",
+      description = {"Create or change a pool: FIELD=VALUE for any PoolConfig field (listed below; docs/contracts.md).",
+          "Fields not given keep their current values (the schema's defaults for a new pool); FIELD=null unsets a nullable one.",
+          "Every value is checked before anything connects; a bad one exits 2 naming the field.",
           "Example: quotaflow pool set prod guarantee_type=BURST resource_flow_cpu=1000 burst_guarantee_cpu=2000"})
   int set(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool,
+      @Option(names = "--dry-run", description = "Print the record that would be published (built on the schema's defaults, "
+          + "not on the current config) and connect to nothing.") boolean dryRun,
       @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
     requireId(pool);
+    List<String> given = assignments == null ? List.of() : assignments;
+    ObjectNode fresh = JsonRecords.MAPPER.createObjectNode().put("pool", pool);
+    Records.precheck(fresh, given, PoolConfig.class, "pool config", RecordChecks::poolFieldProblems);
+    PrintWriter out = spec.commandLine().getOut();
+    if (dryRun) {
+      DryRun.print(out, pool, validated(pool, FieldAssignments.apply(fresh, given)));
+      return 0;
+    }
     var registry = connection.registryClient();
-    Topics topics = connection.existingTopics(registry);
+    Topics topics = connection.topicsThatExist(registry, Topics::poolConfigs);
     ConfigTopics io = new ConfigTopics(connection.clientProperties());
     PoolConfig current = io.latest(topics.poolConfigs(), null).get(pool);
-    ObjectNode base = current == null ? JsonRecords.MAPPER.createObjectNode().put("pool", pool) : JsonRecords.toJson(current);
-    PoolConfig config = Records.parse(FieldAssignments.apply(base, assignments == null ? List.of() : assignments), PoolConfig.class);
-    Records.requireValid("pool config", RecordChecks.poolProblems(pool, config));
+    ObjectNode base = current == null ? fresh : JsonRecords.toJson(current);
+    PoolConfig config = validated(pool, FieldAssignments.apply(base, given));
     RecordMetadata where = io.publish(topics.poolConfigs(), pool, config);
-    System.out.println(JsonRecords.toJson(config).toPrettyString());
-    System.out.printf("published to %s partition %d offset %d%n", where.topic(), where.partition(), where.offset());
+    out.println(JsonRecords.toJson(config).toPrettyString());
+    out.printf("published to %s partition %d offset %d%n", where.topic(), where.partition(), where.offset());
+    out.flush();
     return 0;
+  }
+
+  /** The config the merged JSON makes, refused (exit 2) with every problem, the rules between fields included. */
+  private static PoolConfig validated(String pool, ObjectNode json) {
+    PoolConfig config = Records.parse(json, PoolConfig.class);
+    Records.requireValid("pool config", RecordChecks.poolProblems(pool, config));
+    return config;
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true,
@@ -58,7 +78,8 @@ final class PoolCommand {
       String streamsUrl,
       @Parameters(index = "0", arity = "0..1", paramLabel = "POOL") String pool) {
     var registry = connection.registryClient();
-    Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(connection.existingTopics(registry).poolConfigs(), null);
+    Topics topics = connection.topicsThatExist(registry, Topics::poolConfigs);
+    Map<String, PoolConfig> pools = new ConfigTopics(connection.clientProperties()).latest(topics.poolConfigs(), null);
     Map<String, JsonNode> live = streamsUrl == null || streamsUrl.isBlank() ? null : new LiveStateClient(streamsUrl).pools();
     Set<String> known = new TreeSet<>(pools.keySet());
     if (live != null) {
@@ -90,14 +111,17 @@ final class PoolCommand {
   int delete(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool) {
     requireId(pool);
     var registry = connection.registryClient();
-    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(connection.existingTopics(registry).poolConfigs(), pool, null);
-    System.out.printf("tombstoned pool %s in %s offset %d%n", pool, where.topic(), where.offset());
+    Topics topics = connection.topicsThatExist(registry, Topics::poolConfigs);
+    RecordMetadata where = new ConfigTopics(connection.clientProperties()).publish(topics.poolConfigs(), pool, null);
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("tombstoned pool %s in %s offset %d%n", pool, where.topic(), where.offset());
+    out.flush();
     return 0;
   }
 
   private static void requireId(String pool) {
     if (!Ids.isValid(pool)) {
-      throw new CliException("invalid pool id '" + pool + "': ids match " + Ids.PATTERN_TEXT);
+      throw new UsageException("invalid pool id '" + pool + "': ids match " + Ids.PATTERN_TEXT);
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
@@ -35,7 +36,7 @@ final class ProfileCommand {
       try {
         Ids.requireValid("operation", operation);
       } catch (IllegalArgumentException e) {
-        throw new CliException(e.getMessage());
+        throw new UsageException(e.getMessage());
       }
     }
     Map<String, MemoryProfileRecord> profiles = learned(connection);
@@ -63,7 +64,7 @@ final class ProfileCommand {
    * copy of every profile, so partition 0 is read; the streams app writes it transactionally.
    */
   private static Map<String, MemoryProfileRecord> learned(ConnectionOptions connection) {
-    Topics topics = connection.topics(connection.registryClient());
+    Topics topics = connection.topicsThatExist(connection.registryClient(), Topics::configBroadcast);
     Map<String, ConfigBroadcast> latest = new ConfigTopics(connection.clientProperties())
         .latestInPartition(topics.configBroadcast(), 0);
     Map<String, MemoryProfileRecord> profiles = new TreeMap<>();

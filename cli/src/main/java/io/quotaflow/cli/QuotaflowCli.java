@@ -5,8 +5,12 @@ import io.quotaflow.collector.CollectorCommand;
 import io.quotaflow.enforcer.EnforcerCommand;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.QuotaflowVersion;
+import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.PoolConfig;
+import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.StreamsCommand;
 import picocli.CommandLine.Command;
+import java.util.Map;
 import picocli.CommandLine;
 
 /** The {@code quotaflow} command: one entry point for every component and operator tool. */
@@ -45,7 +49,17 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs {@code args} on a prepared command line (tests give it their own output streams). */
   static int execute(CommandLine commandLine, String... args) {
-    return ProcessCommandLine.configure(commandLine).execute(args);
+    ProcessCommandLine.configure(commandLine);
+    SchemaFields.addToHelp(set(commandLine, "spec"), TaskSpec.getClassSchema(),
+        Map.of("node", "from NODE/TASK", "task", "from NODE/TASK"));
+    SchemaFields.addToHelp(set(commandLine, "pool"), PoolConfig.getClassSchema(), Map.of("pool", "from POOL"));
+    SchemaFields.addToHelp(set(commandLine, "cluster"), ClusterConfig.getClassSchema(),
+        Map.of("cluster", "from --cluster, or the config in force"));
+    return commandLine.execute(args);
+  }
+
+  private static CommandLine set(CommandLine root, String tool) {
+    return root.getSubcommands().get(tool).getSubcommands().get("set");
   }
 
   @Override

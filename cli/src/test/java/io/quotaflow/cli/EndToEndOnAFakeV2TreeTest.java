@@ -48,7 +48,7 @@ class EndToEndOnAFakeV2TreeTest {
     CgroupConfig config = new CgroupConfig(tree.root, CgroupLayout.V2, CgroupParent.at("/qf"));
     String prefix = TestTopics.uniquePrefix("fake-v2");
     Topics.Settings topics = new Topics.Settings(prefix, 3, true);
-    OperatorTool operator = new OperatorTool(kafka, prefix, 3);
+    OperatorTool operator = new OperatorTool(kafka, prefix, 3).withTopics();
     for (String task : List.of("busy", "idle")) {
       List<String> args = new ArrayList<>(List.of("spec", "set", NODE + "/" + task));
       args.addAll(EndToEndOnRealCgroupsTest.QUICK_RECLAIM);

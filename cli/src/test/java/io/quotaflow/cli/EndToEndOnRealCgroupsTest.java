@@ -278,13 +278,13 @@ class EndToEndOnRealCgroupsTest {
   private void cluster(String... assignments) {
     List<String> args = new ArrayList<>(List.of("cluster", "set"));
     args.addAll(List.of(assignments));
-    new OperatorTool(kafka, prefix, PARTITIONS).run(args);
+    new OperatorTool(kafka, prefix, PARTITIONS).withTopics().run(args);
   }
 
   private void spec(TaskId task, List<String> assignments) {
     List<String> args = new ArrayList<>(List.of("spec", "set", key(task)));
     args.addAll(assignments);
-    new OperatorTool(kafka, prefix, PARTITIONS).run(args);
+    new OperatorTool(kafka, prefix, PARTITIONS).withTopics().run(args);
   }
 
   private static String key(TaskId task) {

@@ -2,11 +2,15 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.schemas.TopicAdmin;
+import io.quotaflow.schemas.Topics;
 import io.quotaflow.testharness.KafkaEnv;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 
 /** Runs an operator command ({@code spec set}, {@code cluster set}, …) against a test broker and topic set, expecting success. */
@@ -14,6 +18,18 @@ record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
 
   /** What a command printed and how it exited. */
   record Run(int exitCode, String out, String err) {}
+
+  /**
+   * Creates the catalogue's missing topics, as {@code quotaflow streams} does when it starts: the
+   * operator tools create none. Returns this tool.
+   */
+  OperatorTool withTopics() {
+    Topics topics = Topics.create(new Topics.Settings(topicPrefix, partitions, true), kafka.registryClient());
+    try (Admin admin = kafka.admin()) {
+      TopicAdmin.createMissing(admin, topics.all(), Optional.of((short) 1));
+    }
+    return this;
+  }
 
   void run(List<String> args) {
     assertThat(exitCode(args)).as("quotaflow %s", args).isZero();

@@ -31,6 +31,7 @@ class OperatorToolsTest {
   void specSetPublishesToTheNodesPartitionAndPatchesTheCurrentSpec(KafkaEnv kafka) {
     String prefix = TestTopics.uniquePrefix("spec");
     Topics topics = Topics.create(new Topics.Settings(prefix, 3, true), kafka.registryClient());
+    new OperatorTool(kafka, prefix, 3).withTopics();
 
     assertThat(cli(kafka, prefix, "spec", "set", "node-3/t1", "ncpus=2", "pool=research")).isZero();
     assertThat(cli(kafka, prefix, "spec", "set", "node-3/t1", "job_cpu_monitor.enable_cpu_reclaim=true", "cpu_limit=3")).isZero();
@@ -54,16 +55,17 @@ class OperatorToolsTest {
   void invalidInputIsRefusedAndNothingIsWritten(KafkaEnv kafka) {
     String prefix = TestTopics.uniquePrefix("refuse");
     Topics topics = Topics.create(new Topics.Settings(prefix, 3, true), kafka.registryClient());
+    new OperatorTool(kafka, prefix, 3).withTopics();
     assertThat(cli(kafka, prefix, "spec", "set", "n1/ok", "ncpus=1")).isZero();
 
-    assertThat(cli(kafka, prefix, "spec", "set", "n1/bad", "ncpus=-1")).isEqualTo(1);
-    assertThat(cli(kafka, prefix, "spec", "set", "n1/../x", "ncpus=1")).isEqualTo(1);
-    assertThat(cli(kafka, prefix, "spec", "set", "n1/t", "colour=blue", "ncpus=1")).isEqualTo(1);
-    assertThat(cli(kafka, prefix, "cluster", "set", "cfs_period_us=5")).isEqualTo(1);
-    assertThat(cli(kafka, prefix, "pool", "set", "p", "guarantee_type=RELAXED", "burst_guarantee_cpu=5")).isEqualTo(1);
-    assertThat(cli(kafka, prefix, "pool", "set", "p", "parent=root")).isEqualTo(1);
+    assertThat(cli(kafka, prefix, "spec", "set", "n1/bad", "ncpus=-1")).isEqualTo(2);
+    assertThat(cli(kafka, prefix, "spec", "set", "n1/../x", "ncpus=1")).isEqualTo(2);
+    assertThat(cli(kafka, prefix, "spec", "set", "n1/t", "colour=blue", "ncpus=1")).isEqualTo(2);
+    assertThat(cli(kafka, prefix, "cluster", "set", "cfs_period_us=5")).isEqualTo(2);
+    assertThat(cli(kafka, prefix, "pool", "set", "p", "guarantee_type=RELAXED", "burst_guarantee_cpu=5")).isEqualTo(2);
+    assertThat(cli(kafka, prefix, "pool", "set", "p", "parent=root")).isEqualTo(2);
     // the engine's own rule: a pool of weight 0 would fail inside the pool update
-    assertThat(cli(kafka, prefix, "pool", "set", "p", "weight=0")).isEqualTo(1);
+    assertThat(cli(kafka, prefix, "pool", "set", "p", "weight=0")).isEqualTo(2);
 
     assertThat(latest(kafka, topics.taskSpecs())).containsOnlyKeys("n1/ok");
     assertThat(latest(kafka, topics.clusterConfig())).isEmpty();
@@ -74,6 +76,7 @@ class OperatorToolsTest {
   void clusterSetChangesOnlyTheFieldsGiven(KafkaEnv kafka) {
     String prefix = TestTopics.uniquePrefix("cluster");
     Topics topics = Topics.create(new Topics.Settings(prefix, 3, true), kafka.registryClient());
+    new OperatorTool(kafka, prefix, 3).withTopics();
     assertThat(cli(kafka, prefix, "cluster", "set", "enforcement=DRY_RUN")).isZero();
     assertThat(cli(kafka, prefix, "cluster", "set", "cfs_period_us=50000")).isZero();
     ClusterConfig config = latest(kafka, topics.clusterConfig()).get("main");
@@ -90,6 +93,6 @@ class OperatorToolsTest {
     line.setErr(new java.io.PrintWriter(err, true));
     int code = QuotaflowCli.execute(line, "cluster", "show", "--bootstrap", "127.0.0.1:1", "--registry", "http://127.0.0.1:1");
     assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).startsWith("quotaflow show: cannot reach Kafka at 127.0.0.1:1").doesNotContain("\tat ");
+    assertThat(err.toString()).startsWith("quotaflow cluster show: cannot reach Kafka at 127.0.0.1:1").doesNotContain("\tat ");
   }
 }

@@ -304,13 +304,13 @@ class PeakGatingOnRealCgroupsTest {
   }
 
   private void gatedCluster(Duration lease) {
-    new OperatorTool(kafka, prefix, PARTITIONS).run("cluster", "set", "enforcement=ON", "peak_gating_mode=COUNT",
+    new OperatorTool(kafka, prefix, PARTITIONS).withTopics().run("cluster", "set", "enforcement=ON", "peak_gating_mode=COUNT",
         "max_concurrent_peaks=1", "peak_threshold_ratio=1.1", "peak_release_ratio=1.05",
         "freeze_lease_ms=" + lease.toMillis(), "task_idle_timeout_ms=60000");
   }
 
   private void gatedSpec(TaskId task) {
-    new OperatorTool(kafka, prefix, PARTITIONS).run("spec", "set", key(task), "operation=e2e-peaks", "ncpus=1",
+    new OperatorTool(kafka, prefix, PARTITIONS).withTopics().run("spec", "set", key(task), "operation=e2e-peaks", "ncpus=1",
         "memory_normal_bytes=" + (NORMAL_MB << 20), "memory_peak_bytes=" + (PEAK_MB << 20));
   }
 

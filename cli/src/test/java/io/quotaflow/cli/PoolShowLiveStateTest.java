@@ -65,7 +65,7 @@ class PoolShowLiveStateTest {
   @Test
   void poolShowPrintsTheLiveAttributesNextToTheConfig(KafkaEnv kafka, @TempDir Path stateDir) throws Exception {
     String prefix = TestTopics.uniquePrefix("poolshow");
-    OperatorTool tool = new OperatorTool(kafka, prefix, 1);
+    OperatorTool tool = new OperatorTool(kafka, prefix, 1).withTopics();
     tool.run("cluster", "set", "total_cpu=4");
     tool.run("pool", "set", "prod", "guarantee_type=BURST", "resource_flow_cpu=1", "burst_guarantee_cpu=2");
     tool.run("spec", "set", "n1/t1", "ncpus=1", "pool=prod");
@@ -117,6 +117,6 @@ class PoolShowLiveStateTest {
 
     Run unreachable = run(tool, "pool", "show", "--streams-url", "http://127.0.0.1:1");
     assertThat(unreachable.code()).isEqualTo(1);
-    assertThat(unreachable.err()).startsWith("quotaflow show: cannot reach the streams app at http://127.0.0.1:1");
+    assertThat(unreachable.err()).startsWith("quotaflow pool show: cannot reach the streams app at http://127.0.0.1:1");
   }
 }

@@ -84,7 +84,7 @@ class ProfileCommandTest {
       assertThat(unknown.exitCode()).isEqualTo(1);
       assertThat(unknown.out()).isEmpty();
       assertThat(unknown.err().strip())
-          .isEqualTo("quotaflow show: no learned profile for operation 'etl-sort' (learned: etl-join)");
+          .isEqualTo("quotaflow profile show: no learned profile for operation 'etl-sort' (learned: etl-join)");
     }
   }
 
@@ -93,7 +93,8 @@ class ProfileCommandTest {
     OperatorTool.Run missing = new OperatorTool(kafka, TestTopics.uniquePrefix("absent"), PARTITIONS)
         .capture("profile", "show");
     assertThat(missing.exitCode()).isEqualTo(1);
-    assertThat(missing.err()).contains("config-broadcast does not exist: start the streams app").doesNotContain("\tat ");
+    assertThat(missing.err()).contains("config-broadcast on " + kafka.bootstrapServers() + "; is --topic-prefix right?")
+        .doesNotContain("\tat ");
   }
 
   @Test
@@ -104,8 +105,8 @@ class ProfileCommandTest {
     // Nothing listens on port 1: a command that tried to connect would fail on that, after its timeout.
     int code = QuotaflowCli.execute(line, "profile", "show", "etl/join", "--bootstrap", "127.0.0.1:1",
         "--registry", "http://127.0.0.1:1");
-    assertThat(code).isEqualTo(1);
-    assertThat(err.toString()).startsWith("quotaflow show: invalid operation id 'etl/join': it has a character outside")
+    assertThat(code).isEqualTo(2);
+    assertThat(err.toString()).startsWith("quotaflow profile show: invalid operation id 'etl/join': it has a character outside")
         .doesNotContain("\tat ");
     assertThat(System.nanoTime() - startNs).as("no connection attempted").isLessThan(5_000_000_000L);
   }

@@ -1,6 +1,6 @@
 package io.quotaflow.process;
 
-import io.quotaflow.schemas.TopicAdmin;
+import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
@@ -12,8 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -97,25 +101,43 @@ public final class ConnectionOptions {
     }
   }
 
-  /** The catalogue's topics, created where missing (with the broker's default replication factor). */
-  public Topics existingTopics(SchemaRegistryClient registry) {
-    Topics topics = topics(registry);
-    Map<String, Object> props = clientProperties();
-    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
-    try (Admin admin = Admin.create(props)) {
-      TopicAdmin.createMissing(admin, topics.all(), Optional.empty());
-    } catch (IllegalStateException | KafkaException e) {
-      throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
-    }
-    return topics;
-  }
-
   public Topics topics(SchemaRegistryClient registry) {
     try {
       return Topics.create(topicSettings(), registry);
     } catch (IllegalArgumentException e) {
       throw new ProcessException(e.getMessage());
     }
+  }
+
+  /**
+   * The catalogue, once the topic {@code needed} picks from it is known to be on the broker. Operator
+   * tools create no topic: a missing one usually means a wrong {@code --topic-prefix} or bootstrap,
+   * which creating topics would hide behind a second, empty set of them, and a {@code show} should
+   * change nothing. Topics are created by {@code quotaflow streams}, with its replication settings.
+   */
+  public Topics topicsThatExist(SchemaRegistryClient registry, Function<Topics, Topic<?, ?>> needed) {
+    Topics topics = topics(registry);
+    String name = needed.apply(topics).name();
+    Map<String, Object> props = clientProperties();
+    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
+    Set<String> existing;
+    try (Admin admin = Admin.create(props)) {
+      existing = admin.listTopics().names().get(15, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ProcessException("interrupted while listing the topics at " + bootstrap, e);
+    } catch (ExecutionException | TimeoutException | KafkaException e) {
+      throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
+    }
+    if (!existing.contains(name)) {
+      throw new ProcessException(noTopic(name, bootstrap));
+    }
+    return topics;
+  }
+
+  /** What an operator tool says of a missing topic: the likely mistake, and who creates topics. */
+  public static String noTopic(String topic, Object bootstrap) {
+    return "no topic " + topic + " on " + bootstrap + "; is --topic-prefix right? (topics are created by quotaflow streams)";
   }
 }

@@ -35,6 +35,19 @@ public final class ClusterConfigValidator {
   private ClusterConfigValidator() {}
 
   public static List<String> problems(ClusterConfig config) {
+    List<String> problems = fieldProblems(config);
+    if (config.getPeakReleaseRatio() > config.getPeakThresholdRatio()) {
+      problems.add("peak_release_ratio " + config.getPeakReleaseRatio() + " is above peak_threshold_ratio "
+          + config.getPeakThresholdRatio() + ": a holder would release its slot while still approaching its peak");
+    }
+    return problems;
+  }
+
+  /**
+   * The problems of each field on its own, without the rules between fields: what {@code quotaflow
+   * cluster set} can check before it has read the config in force (which the relations depend on).
+   */
+  public static List<String> fieldProblems(ClusterConfig config) {
     List<String> problems = new ArrayList<>();
     if (!Ids.isValid(config.getCluster())) {
       problems.add("cluster id '" + config.getCluster() + "' does not match " + Ids.PATTERN_TEXT);
@@ -53,10 +66,6 @@ public final class ClusterConfigValidator {
     range(problems, "zero_cpus_quota_fraction", config.getZeroCpusQuotaFraction(), 0.01, MAX_ZERO_CPUS_QUOTA_FRACTION);
     range(problems, "peak_threshold_ratio", config.getPeakThresholdRatio(), 1, 100);
     range(problems, "peak_release_ratio", config.getPeakReleaseRatio(), 1, 100);
-    if (config.getPeakReleaseRatio() > config.getPeakThresholdRatio()) {
-      problems.add("peak_release_ratio " + config.getPeakReleaseRatio() + " is above peak_threshold_ratio "
-          + config.getPeakThresholdRatio() + ": a holder would release its slot while still approaching its peak");
-    }
     if (config.getMaxConcurrentPeaks() < 1) {
       problems.add("max_concurrent_peaks must be at least 1, was " + config.getMaxConcurrentPeaks());
     }

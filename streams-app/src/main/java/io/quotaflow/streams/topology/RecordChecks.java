@@ -75,6 +75,19 @@ public final class RecordChecks {
   }
 
   public static List<String> specProblems(TaskSpec spec) {
+    List<String> problems = specFieldProblems(spec);
+    if (spec.getMemoryNormalBytes() != null && spec.getMemoryPeakBytes() != null
+        && spec.getMemoryPeakBytes() < spec.getMemoryNormalBytes()) {
+      problems.add("memory_peak_bytes " + spec.getMemoryPeakBytes() + " is below memory_normal_bytes " + spec.getMemoryNormalBytes());
+    }
+    return problems;
+  }
+
+  /**
+   * The problems of each field on its own, without the rules between fields: what {@code quotaflow
+   * spec set} can check before it has read the task's current spec (which the relations depend on).
+   */
+  public static List<String> specFieldProblems(TaskSpec spec) {
     List<String> problems = new ArrayList<>();
     if (!Ids.isValid(spec.getPool())) {
       problems.add("pool id '" + spec.getPool() + "' does not match " + Ids.PATTERN_TEXT);
@@ -90,10 +103,6 @@ public final class RecordChecks {
     // A normal of 0 would make every byte a peak: absent (null) is how a spec leaves it to the learned profile.
     positiveWhenPresent(problems, "memory_normal_bytes", spec.getMemoryNormalBytes());
     positiveWhenPresent(problems, "memory_peak_bytes", spec.getMemoryPeakBytes());
-    if (spec.getMemoryNormalBytes() != null && spec.getMemoryPeakBytes() != null
-        && spec.getMemoryPeakBytes() < spec.getMemoryNormalBytes()) {
-      problems.add("memory_peak_bytes " + spec.getMemoryPeakBytes() + " is below memory_normal_bytes " + spec.getMemoryNormalBytes());
-    }
     try {
       CpuDecisionMaker.monitorSettings(spec);
     } catch (IllegalArgumentException e) {
@@ -129,6 +138,11 @@ public final class RecordChecks {
     }
     problems.addAll(PoolSpecValidation.errors(PoolRecords.spec(pool)));
     return problems;
+  }
+
+  /** {@link #poolProblems} without the key and without the rules between fields ({@link PoolSpecValidation#fieldErrors}). */
+  public static List<String> poolFieldProblems(PoolConfig pool) {
+    return PoolSpecValidation.fieldErrors(PoolRecords.spec(pool));
   }
 
   private static void positiveWhenPresent(List<String> problems, String field, Long value) {

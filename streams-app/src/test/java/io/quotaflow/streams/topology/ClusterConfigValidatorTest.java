@@ -50,6 +50,15 @@ class ClusterConfigValidatorTest {
   }
 
   @Test
+  void fieldProblemsLeaveOutTheRulesBetweenFields() {
+    // quotaflow cluster set checks single fields before it has read the threshold in force.
+    ClusterConfig releaseAboveThreshold = defaults().setPeakThresholdRatio(1.05).setPeakReleaseRatio(1.2).build();
+    assertThat(ClusterConfigValidator.fieldProblems(releaseAboveThreshold)).isEmpty();
+    assertThat(ClusterConfigValidator.fieldProblems(defaults().setPeakReleaseRatio(0.5).build()))
+        .containsExactly("peak_release_ratio must be in [1, 100], was 0.5");
+  }
+
+  @Test
   void anUnsafeClusterIdIsRefused() {
     assertThat(ClusterConfigValidator.problems(defaults().setCluster("../etc").build()))
         .singleElement().asString().startsWith("cluster id '../etc'");

@@ -28,6 +28,19 @@ public final class PoolSpecValidation {
 
   /** Problems that make {@code spec} unusable; empty when it is valid. */
   public static List<String> errors(PoolSpec spec) {
+    List<String> errors = fieldErrors(spec);
+    if (spec.guaranteeType() == GuaranteeType.RELAXED && spec.burstGuaranteeCpu() != 0.0) {
+      errors.add(prefix(spec.pool()) + "burst_guarantee_cpu cannot be set on a RELAXED pool (got "
+          + spec.burstGuaranteeCpu() + "); use guarantee_type BURST, or set only resource_flow_cpu");
+    }
+    return errors;
+  }
+
+  /**
+   * The problems of each field on its own, without the rules between fields: what {@code quotaflow
+   * pool set} can check before it has read the pool's current config (which the relations depend on).
+   */
+  public static List<String> fieldErrors(PoolSpec spec) {
     List<String> errors = new ArrayList<>();
     String pool = spec.pool();
     if (!isValidId(pool)) {
@@ -42,10 +55,6 @@ public final class PoolSpecValidation {
     }
     requireNonNegative(errors, pool, "resource_flow_cpu", spec.resourceFlowCpu());
     requireNonNegative(errors, pool, "burst_guarantee_cpu", spec.burstGuaranteeCpu());
-    if (spec.guaranteeType() == GuaranteeType.RELAXED && spec.burstGuaranteeCpu() != 0.0) {
-      errors.add(prefix(pool) + "burst_guarantee_cpu cannot be set on a RELAXED pool (got "
-          + spec.burstGuaranteeCpu() + "); use guarantee_type BURST, or set only resource_flow_cpu");
-    }
     Double multiplier = spec.relaxedShareMultiplierLimit();
     if (multiplier != null
         && !(multiplier >= MIN_RELAXED_MULTIPLIER && multiplier <= MAX_RELAXED_MULTIPLIER)) {

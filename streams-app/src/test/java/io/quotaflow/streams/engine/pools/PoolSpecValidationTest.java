@@ -23,6 +23,15 @@ class PoolSpecValidationTest {
   }
 
   @Test
+  void fieldErrorsLeaveOutTheRulesBetweenFields() {
+    // quotaflow pool set checks single fields before it has read the pool's current type.
+    PoolSpec relaxedWithBurst = PoolSpec.relaxed("research", 1000).withBurstGuaranteeCpu(10);
+    assertThat(PoolSpecValidation.fieldErrors(relaxedWithBurst)).isEmpty();
+    assertThat(PoolSpecValidation.fieldErrors(relaxedWithBurst.withWeight(0)))
+        .containsExactly("pool 'research': weight must be a finite number > 0, got 0.0");
+  }
+
+  @Test
   void negativeAndNonFiniteValuesAreRefusedByName() {
     PoolSpec spec = new PoolSpec("p", null, -1, 0, GuaranteeType.BURST, Double.NaN,
         Double.POSITIVE_INFINITY, null, -5.0);
