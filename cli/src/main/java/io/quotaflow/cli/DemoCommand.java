@@ -15,8 +15,7 @@ import io.quotaflow.cli.demo.LiveTable;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
-import io.quotaflow.collector.Periods;
-import io.quotaflow.collector.PositiveDuration;
+import io.quotaflow.process.Durations;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
@@ -70,11 +69,11 @@ final class DemoCommand implements Callable<Integer> {
   private static final Duration TERMINAL_REFRESH = Duration.ofSeconds(1);
   private static final Duration PLAIN_REFRESH = Duration.ofSeconds(5);
 
-  @Option(names = "--duration", paramLabel = "DURATION", converter = PositiveDuration.class,
+  @Option(names = "--duration", paramLabel = "DURATION", converter = Durations.Positive.class,
       description = "Stop by itself after this long, e.g. 90s or 5m (default: run until Ctrl-C).")
   Duration duration;
 
-  @Option(names = "--refresh", paramLabel = "DURATION", converter = PositiveDuration.class,
+  @Option(names = "--refresh", paramLabel = "DURATION", converter = Durations.Positive.class,
       description = "How often the table is printed (default: 1s on a terminal, redrawn in place; 5s otherwise, as plain lines).")
   Duration refresh;
 
@@ -193,7 +192,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Status page       " + page + "/  (metrics " + page + "/metrics, health " + page + "/health)");
       out.printf("Ready in %.1f s. %s%n", (System.nanoTime() - startedNanos) / 1e9,
           stopAfter == null ? "Ctrl-C stops it and removes everything it created."
-              : "Stops after " + Periods.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
+              : "Stops after " + Durations.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
       out.flush();
       table.run(terminal ? header(cgroups, pair, nodeId, page) : null, lifecycle, stopAfter);
       out.println("Stopping...");

@@ -1,5 +1,6 @@
 package io.quotaflow.collector;
 
+import io.quotaflow.process.Durations;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.NodeOptions;
@@ -80,8 +81,8 @@ public final class CollectorCommand implements Callable<Integer> {
     CgroupConfig cgroups = node.cgroupConfig();
     try {
       settings = CollectorSettings.defaults(nodeId, cgroups)
-          .withPeriod(Periods.parse(period))
-          .withNodeStatusPeriod(Periods.parse(nodeStatusPeriod))
+          .withPeriod(Durations.parse(period))
+          .withNodeStatusPeriod(Durations.parse(nodeStatusPeriod))
           .withBufferCapacity(buffer)
           .withMemoryStatEvery(memoryStatEvery)
           .withOps(opsHost, opsPort);
@@ -106,7 +107,7 @@ public final class CollectorCommand implements Callable<Integer> {
     try (ProcessLifecycle.Running running = lifecycle.begin();
         Collector collector = Collector.start(settings, clientProperties, topics)) {
       out.printf("Collector for node %s: sampling every %s, publishing to %s; /metrics and /health on %s:%d%n",
-          settings.node(), Periods.format(settings.period()), topics.samples().name(), settings.opsHost(),
+          settings.node(), Durations.format(settings.period()), topics.samples().name(), settings.opsHost(),
           collector.opsPort());
       out.flush();
       lifecycle.awaitStopRequest();
