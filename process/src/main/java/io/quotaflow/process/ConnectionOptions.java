@@ -124,7 +124,7 @@ public final class ConnectionOptions {
       String prefix = Optional.ofNullable(topicPrefix).or(() -> environment.get("QUOTAFLOW_TOPIC_PREFIX"))
           .orElse(Topics.DEFAULT_PREFIX);
       int count = partitions != null ? partitions
-          : environment.get("QUOTAFLOW_PARTITIONS").map(ConnectionOptions::partitionCount).orElse(Topics.DEFAULT_PARTITIONS);
+          : environment.get("QUOTAFLOW_PARTITIONS").map(v -> Environment.integer("QUOTAFLOW_PARTITIONS", v)).orElse(Topics.DEFAULT_PARTITIONS);
       resolved = new Resolved(bootstrapServers, registryUrl, fileProps, prefix, count);
     }
     return resolved;
@@ -151,14 +151,6 @@ public final class ConnectionOptions {
       warnings.warn(givenBy + " " + given + " overrides " + fileKey + " " + inFile.get() + " from " + file.orElseThrow());
     }
     return given;
-  }
-
-  private static int partitionCount(String text) {
-    try {
-      return Integer.parseInt(text);
-    } catch (NumberFormatException e) {
-      throw new UsageException("QUOTAFLOW_PARTITIONS: not a number: " + text);
-    }
   }
 
   private static Map<String, Object> read(Path file) {

@@ -1,5 +1,6 @@
 package io.quotaflow.process;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
@@ -48,5 +49,27 @@ public record Environment(Map<String, String> variables) {
       }
     }
     return Optional.empty();
+  }
+
+  /** A variable's value as a whole number; a usage error naming the variable when it is not one. */
+  public static int integer(String name, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new UsageException(name + ": not a number: " + value);
+    }
+  }
+
+  /** A variable's value as a duration ({@link Durations#parse}); a usage error naming the variable when it is not one. */
+  public static Duration duration(String name, String value) {
+    try {
+      Duration parsed = Durations.parse(value);
+      if (parsed.isNegative()) {
+        throw new IllegalArgumentException("must not be negative, was " + value);
+      }
+      return parsed;
+    } catch (IllegalArgumentException e) {
+      throw new UsageException(name + ": " + e.getMessage(), e);
+    }
   }
 }
