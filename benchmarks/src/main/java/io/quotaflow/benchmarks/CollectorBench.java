@@ -134,8 +134,8 @@ public final class CollectorBench implements Callable<Integer> {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
         "--node", "bench", "--parent", parentName, "--layout", tree.layout, "--cgroup-root", tree.cgroupRoot.toString(),
         "--period", Durations.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
-        "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--ops-host", "127.0.0.1",
-        "--ops-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
+        "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--http-host", "127.0.0.1",
+        "--http-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
     // The child starts in this JVM's cgroups, so "--parent NAME" resolves to the same parent here and there.
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }

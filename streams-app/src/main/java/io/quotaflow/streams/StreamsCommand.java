@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.process.ConnectionOptions;
 import io.quotaflow.process.Durations;
 import io.quotaflow.process.Environment;
+import io.quotaflow.process.OpsAddress;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
@@ -118,8 +119,7 @@ public final class StreamsCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     Warnings warnings = Warnings.of(spec);
     Map<String, Object> streams = streamsSettings(warnings);
-    String httpHost = httpHost(warnings);
-    int httpPort = httpPort(warnings);
+    OpsAddress address = opsAddress(warnings);
     SchemaRegistryClient registry = connection.registryClient();
     StreamsRunner.Settings settings = new StreamsRunner.Settings(connection.clientProperties(), streams,
         connection.topicSettings(), Optional.ofNullable(replicationFactor));
@@ -131,7 +131,7 @@ public final class StreamsCommand implements Callable<Integer> {
       AtomicReference<StreamsRunner> started = new AtomicReference<>();
       OpsServer ops;
       try {
-        ops = OpsServer.start(httpHost, httpPort, meters, () -> {
+        ops = OpsServer.start(address.host(), address.port(), meters, () -> {
           StreamsRunner current = started.get();
           return current == null ? new Health(true, false, -1, "STARTING") : current.health();
         });
@@ -141,7 +141,7 @@ public final class StreamsCommand implements Callable<Integer> {
       try (ops) {
         // Served at once: a key asked for while the app starts is 503 (retry), not 404.
         LiveStateApi live = LiveStateApi.serveOn(ops);
-        String applicationServer = AdvertisedHost.resolve(advertisedHost, httpHost) + ":" + ops.port();
+        String applicationServer = AdvertisedHost.resolve(advertisedHost, address.host()) + ":" + ops.port();
         streams.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
         StreamsRunner runner;
         try {
@@ -213,14 +213,9 @@ public final class StreamsCommand implements Callable<Integer> {
     return Duration.ofMillis(DEFAULT_COMMIT_INTERVAL_MS);
   }
 
-  String httpHost(Warnings warnings) {
-    return httpHost != null ? httpHost
-        : environment.get("QUOTAFLOW_STREAMS_HTTP_HOST", warnings, "QUOTAFLOW_HTTP_HOST").orElse(DEFAULT_HTTP_HOST);
-  }
-
-  int httpPort(Warnings warnings) {
-    return httpPort != null ? httpPort : environment.get("QUOTAFLOW_STREAMS_HTTP_PORT", warnings, "QUOTAFLOW_HTTP_PORT")
-        .map(v -> Environment.integer("QUOTAFLOW_STREAMS_HTTP_PORT", v)).orElse(DEFAULT_HTTP_PORT);
+  OpsAddress opsAddress(Warnings warnings) {
+    return OpsAddress.resolve("streams", httpHost, httpPort, new OpsAddress(DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT),
+        environment, warnings, "QUOTAFLOW_HTTP_");
   }
 
   /** Asks a running command to stop, as Ctrl-C does. */

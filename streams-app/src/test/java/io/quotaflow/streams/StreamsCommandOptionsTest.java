@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.process.Environment;
+import io.quotaflow.process.OpsAddress;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.process.Warnings;
@@ -77,13 +78,12 @@ class StreamsCommandOptionsTest {
   void theHttpAddressHasItsOwnVariablesAndTheSharedOldOnesWarn() {
     StreamsCommand own = parse(Map.of("QUOTAFLOW_STREAMS_HTTP_PORT", "9501", "QUOTAFLOW_STREAMS_HTTP_HOST", "127.0.0.1",
         "QUOTAFLOW_HTTP_PORT", "1"));
-    assertThat(own.httpPort(warnings)).isEqualTo(9501);
-    assertThat(own.httpHost(warnings)).isEqualTo("127.0.0.1");
-    assertThat(parse(Map.of()).httpPort(warnings)).isEqualTo(9401);
-    assertThat(parse(Map.of("QUOTAFLOW_STREAMS_HTTP_PORT", "9501"), "--http-port", "0").httpPort(warnings)).isZero();
+    assertThat(own.opsAddress(warnings)).isEqualTo(new OpsAddress("127.0.0.1", 9501));
+    assertThat(parse(Map.of()).opsAddress(warnings).port()).isEqualTo(9401);
+    assertThat(parse(Map.of("QUOTAFLOW_STREAMS_HTTP_PORT", "9501"), "--http-port", "0").opsAddress(warnings).port()).isZero();
     assertThat(err.toString()).isEmpty();
 
-    assertThat(parse(Map.of("QUOTAFLOW_HTTP_PORT", "9601")).httpPort(warnings)).isEqualTo(9601);
+    assertThat(parse(Map.of("QUOTAFLOW_HTTP_PORT", "9601")).opsAddress(warnings).port()).isEqualTo(9601);
     assertThat(err.toString().lines())
         .containsExactly("quotaflow streams: warning: QUOTAFLOW_HTTP_PORT is deprecated; use QUOTAFLOW_STREAMS_HTTP_PORT");
   }
