@@ -1,10 +1,13 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.process.Durations;
+import io.quotaflow.process.Warnings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -38,9 +41,12 @@ public final class PoolsBench implements Callable<Integer> {
   @Option(names = "--days", defaultValue = "2", description = "Simulated days (default: ${DEFAULT-VALUE}).")
   int days;
 
-  @Option(names = "--period-ms", defaultValue = "1000",
-      description = "Stream time between pool updates, as fair_share_update_period_ms (default: ${DEFAULT-VALUE}).")
-  long periodMs;
+  @Option(names = "--period", defaultValue = "1s", paramLabel = "DURATION", converter = Durations.Converter.class,
+      description = "Stream time between pool updates, as fair_share_update_period_ms, 10ms to 1m (default: ${DEFAULT-VALUE}).")
+  Duration period;
+
+  @Option(names = "--period-ms", paramLabel = "MS", hidden = true, description = "Deprecated: --period in milliseconds.")
+  Long periodMs;
 
   @Option(names = "--out-dir", defaultValue = "target/bench-pools",
       description = "Where the charts and the CSV go (default: ${DEFAULT-VALUE}, relative to the working directory).")
@@ -49,6 +55,11 @@ public final class PoolsBench implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
+    long periodMs = period.toMillis();
+    if (this.periodMs != null) {
+      Warnings.of(spec).deprecatedFlag("--period-ms", "--period " + Durations.format(Duration.ofMillis(this.periodMs)));
+      periodMs = this.periodMs;
+    }
     PoolsScenario scenario;
     try {
       scenario = new PoolsScenario(days, periodMs, TIMELINE_BUCKET_MS);

@@ -25,7 +25,9 @@ public final class Warnings {
     if (commandLine == null) {
       return new Warnings(new PrintWriter(System.err, true), "quotaflow");
     }
-    return new Warnings(commandLine.getErr(), "quotaflow " + spec.name());
+    // "quotaflow bench pools" under the quotaflow command, and the same when a process's main runs it alone.
+    String name = spec.qualifiedName();
+    return new Warnings(commandLine.getErr(), name.startsWith("quotaflow") ? name : "quotaflow " + name);
   }
 
   public void warn(String message) {
