@@ -36,10 +36,10 @@ public final class CgroupsBench implements Callable<Integer> {
 
   private static final int WARMUP_ROUNDS = 50;
 
-  @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and read (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--groups", paramLabel = "N", defaultValue = "500", description = "Task groups to create and read (default: ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--rounds", defaultValue = "300", description = "Measured rounds, each reading every group once (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rounds", paramLabel = "N", defaultValue = "300", description = "Measured rounds, each reading every group once (default: ${DEFAULT-VALUE}).")
   int rounds;
 
   @Option(names = "--period", defaultValue = "0", paramLabel = "DURATION", converter = Durations.Converter.class,

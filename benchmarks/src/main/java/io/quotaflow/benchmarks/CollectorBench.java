@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
         "Needs writable cgroups (root). Runs the collector as a child JVM; the broker runs in this process."})
 public final class CollectorBench implements Callable<Integer> {
 
-  @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--groups", paramLabel = "N", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
   int groups;
 
   @Option(names = "--period", defaultValue = "1s", converter = Durations.Positive.class, paramLabel = "DURATION",
@@ -60,7 +60,7 @@ public final class CollectorBench implements Callable<Integer> {
   @CommandLine.Mixin
   BenchCgroupTree tree;
 
-  @Option(names = "--memory-stat-every", defaultValue = "" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY,
+  @Option(names = "--memory-stat-every", paramLabel = "N", defaultValue = "" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY,
       description = "The collector's --memory-stat-every; 1 reads memory.stat every round, the cost for groups whose"
           + " memory keeps moving (default: ${DEFAULT-VALUE}).")
   int memoryStatEvery;

@@ -67,27 +67,27 @@ public final class CpuBench implements Callable<Integer> {
   /** The feed keeps a few arrays per task in this JVM next to the broker and the app. */
   static final int MAX_TASKS = 10_000_000;
 
-  @Option(names = "--nodes", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
   int nodes;
 
-  @Option(names = "--tasks-per-node", defaultValue = "50", description = "Tasks on each node (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--tasks-per-node", paramLabel = "N", defaultValue = "50", description = "Tasks on each node (default: ${DEFAULT-VALUE}).")
   int tasksPerNode;
 
-  @Option(names = "--partitions", defaultValue = "12", description = "Partitions of every node-keyed topic (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "12", description = "Partitions of every node-keyed topic (default: ${DEFAULT-VALUE}).")
   int partitions;
 
-  @Option(names = "--runs", defaultValue = "throughput,latency", split = ",",
+  @Option(names = "--runs", paramLabel = "RUN[,...]", defaultValue = "throughput,latency", split = ",",
       description = "Runs, in order: throughput (commit.interval.ms 1000), latency (100) (default: ${DEFAULT-VALUE}).")
   List<String> runs;
 
-  @Option(names = "--latency-rate", defaultValue = "5000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--latency-rate", paramLabel = "SAMPLES_PER_S", defaultValue = "5000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
   double latencyRate;
 
-  @Option(names = "--backlog", defaultValue = "50000",
+  @Option(names = "--backlog", paramLabel = "SAMPLES", defaultValue = "50000",
       description = "Samples the throughput run's feed keeps ahead of what the reader has taken (default: ${DEFAULT-VALUE}).")
   long backlog;
 
-  @Option(names = "--threads", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
   int threads;
 
   @Option(names = "--warmup", defaultValue = "60s", converter = Durations.Positive.class, paramLabel = "DURATION",
@@ -106,11 +106,11 @@ public final class CpuBench implements Callable<Integer> {
       description = "A Kafka Streams setting for the app in every run, repeatable; wins over the bench's (e.g. statestore.cache.max.bytes=134217728).")
   Map<String, String> streamsConfig = new HashMap<>();
 
-  @Option(names = "--phase-samples", defaultValue = "16",
+  @Option(names = "--phase-samples", paramLabel = "N", defaultValue = "16",
       description = "Samples a task stays busy, then idle (default: ${DEFAULT-VALUE}).")
   int phaseSamples;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @CommandLine.Spec

@@ -38,7 +38,7 @@ public final class PoolsBench implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--days", defaultValue = "2", description = "Simulated days (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--days", paramLabel = "DAYS", defaultValue = "2", description = "Simulated days (default: ${DEFAULT-VALUE}).")
   int days;
 
   @Option(names = "--period", defaultValue = "1s", paramLabel = "DURATION", converter = Durations.Converter.class,
@@ -48,7 +48,7 @@ public final class PoolsBench implements Callable<Integer> {
   @Option(names = "--period-ms", paramLabel = "MS", hidden = true, description = "Deprecated: --period in milliseconds.")
   Long periodMs;
 
-  @Option(names = "--out-dir", defaultValue = "target/bench-pools",
+  @Option(names = "--out-dir", paramLabel = "DIR", defaultValue = "target/bench-pools",
       description = "Where the charts and the CSV go (default: ${DEFAULT-VALUE}, relative to the working directory).")
   Path outDir;
 

@@ -22,7 +22,7 @@ final class ClusterCommand {
   @Command(name = "set", mixinStandardHelpOptions = true,
       description = {"Change fields of the cluster config in force; the others keep their values.",
           "Example: quotaflow cluster set enforcement=DRY_RUN peak_gating_mode=BUDGET"})
-  int set(@Mixin ConnectionOptions connection, @Option(names = "--cluster", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
+  int set(@Mixin ConnectionOptions connection, @Option(names = "--cluster", paramLabel = "ID", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
       String cluster,
       @Parameters(paramLabel = "FIELD=VALUE", arity = "1..*") List<String> assignments) {
     var registry = connection.registryClient();

@@ -23,10 +23,10 @@ import picocli.CommandLine.Option;
             + " in time order. Output: one line per record produced, {\"topic\", \"key\", \"ts_ms\", \"value\"}."})
 final class SimulateCommand implements Callable<Integer> {
 
-  @Option(names = "--input", required = true, description = "JSON lines to read ('-' for standard input).")
+  @Option(names = "--input", paramLabel = "FILE|-", required = true, description = "JSON lines to read ('-' for standard input).")
   String input;
 
-  @Option(names = "--output", required = true, description = "Where to write the produced records as JSON lines ('-' for standard output).")
+  @Option(names = "--output", paramLabel = "FILE|-", required = true, description = "Where to write the produced records as JSON lines ('-' for standard output).")
   String output;
 
   @Override
