@@ -20,11 +20,10 @@ import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.enforcer.ControlDelay;
-import io.quotaflow.process.NodeName;
+import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.OpsServer;
-import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -102,7 +101,7 @@ final class DemoCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--node", paramLabel = "NODE",
-      description = "This node's id (default: the host's short name, made a valid id).")
+      description = "This node's id (default: the host name up to its first dot, made a valid id, as the collector and enforcer take it).")
   String node;
 
   @Option(names = "--parent", paramLabel = "NAME", defaultValue = CgroupParent.DEFAULT_NAME,
@@ -285,15 +284,9 @@ final class DemoCommand implements Callable<Integer> {
     return BrokerCommand.choosePort(host, option, given, preferred, err);
   }
 
+  // The collector's and the enforcer's rule, so the demo's node id is the one they would take here.
   private String nodeId() {
-    if (node == null) {
-      return NodeName.ofThisHost().orElse("node");
-    }
-    try {
-      return Ids.requireValid("node", node);
-    } catch (Ids.InvalidIdException e) {
-      throw new CliException("--node: " + e.getMessage(), e);
-    }
+    return NodeOptions.nodeId(node, "--node");
   }
 
   private CgroupConfig realCgroups() throws IOException {
