@@ -38,8 +38,11 @@ record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
 
   private String[] withConnection(List<String> args) {
     List<String> all = new ArrayList<>(args);
-    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(),
-        "--topic-prefix", topicPrefix, "--partitions", String.valueOf(partitions)));
+    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(), "--topic-prefix", topicPrefix));
+    // profile show creates no topic, so it has no --partitions to take.
+    if (!args.get(0).equals("profile")) {
+      all.addAll(List.of("--partitions", String.valueOf(partitions)));
+    }
     return all.toArray(String[]::new);
   }
 }

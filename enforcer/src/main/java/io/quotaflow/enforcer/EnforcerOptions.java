@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /**
  * The enforcer's own flags, as a picocli mixin of {@link EnforcerCommand}; the node and its cgroups
  * are the flags every node process shares ({@code io.quotaflow.process.NodeOptions}), how to reach
- * Kafka those of every command ({@code io.quotaflow.process.ConnectionOptions}).
+ * Kafka those of every command ({@code io.quotaflow.process.ClusterConnection}).
  */
 public final class EnforcerOptions {
 

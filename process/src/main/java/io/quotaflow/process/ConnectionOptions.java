@@ -2,177 +2,34 @@ package io.quotaflow.process;
 
 import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
-import io.quotaflow.schemas.registry.SchemaRegistryClients;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.KafkaException;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
- * How every Quotaflow process and command reaches Kafka and the registry, as a picocli mixin.
- *
- * <p>Each setting is layered once, in the order Kafka users expect: a flag wins over its environment
- * variable ({@code QUOTAFLOW_BOOTSTRAP}, {@code QUOTAFLOW_REGISTRY}, {@code QUOTAFLOW_KAFKA_CONFIG},
- * {@code QUOTAFLOW_TOPIC_PREFIX}, {@code QUOTAFLOW_PARTITIONS}), the variable over the
- * {@code --kafka-config} file ({@code bootstrap.servers}, {@code schema.registry.url}), the file over
- * the built-in local defaults. A flag or variable that replaces a different value of the file is
- * reported as one warning line. The file's other properties (SASL, TLS, the registry's
- * {@code schema.registry.*} / {@code basic.auth.*}) go into every client.
- *
- * <p>The variables are read in code ({@link Environment}), not as picocli defaults, so that a value
- * the operator gave is told apart from a default.
+ * The connection flags ({@link ClusterConnection}) of a command that creates the topics it needs
+ * where they are missing, with {@code --partitions}: the partition count of the node-keyed topics
+ * it creates. A command that creates none does not take the flag, so it is never given and ignored.
  */
-public final class ConnectionOptions {
-
-  public static final String DEFAULT_BOOTSTRAP = "localhost:9092";
-  public static final String DEFAULT_REGISTRY = "http://localhost:8081";
-
-  @Option(names = {"--bootstrap", "--bootstrap-server"}, paramLabel = "HOST:PORT[,...]",
-      description = "Kafka bootstrap servers (env QUOTAFLOW_BOOTSTRAP; default: bootstrap.servers of --kafka-config,"
-          + " else " + DEFAULT_BOOTSTRAP + "). --bootstrap-server is the name Kafka's own tools use.")
-  String bootstrap;
-
-  @Option(names = "--registry", paramLabel = "URL[,...]",
-      description = "Schema registry URL(s), comma-separated (env QUOTAFLOW_REGISTRY; default: schema.registry.url of"
-          + " --kafka-config, else " + DEFAULT_REGISTRY + ").")
-  String registry;
-
-  @Option(names = "--kafka-config", paramLabel = "FILE",
-      description = "Properties file merged into every Kafka and registry client; its bootstrap.servers and"
-          + " schema.registry.url are used unless a flag or variable gives them (env QUOTAFLOW_KAFKA_CONFIG).")
-  Path kafkaConfig;
-
-  @Option(names = "--topic-prefix", paramLabel = "PREFIX",
-      description = "Prefix of every topic name (env QUOTAFLOW_TOPIC_PREFIX; default " + Topics.DEFAULT_PREFIX + ").")
-  String topicPrefix;
+public final class ConnectionOptions extends ClusterConnection {
 
   @Option(names = "--partitions", paramLabel = "N",
-      description = "Partitions of every node-keyed topic (env QUOTAFLOW_PARTITIONS; default " + Topics.DEFAULT_PARTITIONS + ").")
+      description = "Partitions of every node-keyed topic it creates (env QUOTAFLOW_PARTITIONS; default "
+          + Topics.DEFAULT_PARTITIONS + ").")
   Integer partitions;
 
-  @Spec(Spec.Target.MIXEE)
-  CommandSpec command;
-
-  private Environment environment = Environment.system();
-  private Resolved resolved;
-
-  /** The settings as they are used, after flags, variables, file and defaults. */
-  private record Resolved(String bootstrap, String registry, Map<String, Object> file, String topicPrefix, int partitions) {}
-
-  /** Reads variables from {@code environment} instead of this process's (tests); before any value is asked for. */
-  public ConnectionOptions environment(Map<String, String> variables) {
-    this.environment = Environment.of(variables);
-    this.resolved = null;
-    return this;
+  @Override
+  Integer partitionsFlag() {
+    return partitions;
   }
 
-  public String bootstrap() {
-    return resolved().bootstrap();
-  }
-
-  public String registryUrl() {
-    return resolved().registry();
-  }
-
-  public String topicPrefix() {
-    return resolved().topicPrefix();
-  }
-
-  public int partitions() {
-    return resolved().partitions();
-  }
-
-  /** The catalogue's settings: prefix, partitions, and a registry that may take new schemas. */
-  public Topics.Settings topicSettings() {
-    return new Topics.Settings(topicPrefix(), partitions(), true);
-  }
-
-  /** Client properties: the file's, then the bootstrap address. */
-  public Map<String, Object> clientProperties() {
-    Map<String, Object> props = new HashMap<>(resolved().file());
-    props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
-    return props;
-  }
-
-  // Resolved once, so a conflict is reported once however many clients are made.
-  private Resolved resolved() {
-    if (resolved == null) {
-      Warnings warnings = Warnings.of(command);
-      Optional<Path> file = Optional.ofNullable(kafkaConfig).map(Path::toString)
-          .or(() -> environment.get("QUOTAFLOW_KAFKA_CONFIG"))
-          // An empty QUOTAFLOW_KAFKA_CONFIG (a compose file's "${X:-}") or flag means no file, as none does.
-          .filter(p -> !p.isBlank()).map(Path::of);
-      Map<String, Object> fileProps = file.map(ConnectionOptions::read).orElse(Map.of());
-      String bootstrapServers = layered("--bootstrap", bootstrap, "QUOTAFLOW_BOOTSTRAP",
-          CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, fileProps, file, DEFAULT_BOOTSTRAP, warnings);
-      String registryUrl = layered("--registry", registry, "QUOTAFLOW_REGISTRY",
-          RegistryClientConfig.URL, fileProps, file, DEFAULT_REGISTRY, warnings);
-      String prefix = Optional.ofNullable(topicPrefix).or(() -> environment.get("QUOTAFLOW_TOPIC_PREFIX"))
-          .orElse(Topics.DEFAULT_PREFIX);
-      int count = partitions != null ? partitions
-          : environment.get("QUOTAFLOW_PARTITIONS").map(v -> Environment.integer("QUOTAFLOW_PARTITIONS", v)).orElse(Topics.DEFAULT_PARTITIONS);
-      resolved = new Resolved(bootstrapServers, registryUrl, fileProps, prefix, count);
-    }
-    return resolved;
-  }
-
-  /** Flag, else variable, else the file's key, else the default; a flag or variable that replaces the file's value is reported. */
-  private String layered(String flag, String flagValue, String variable, String fileKey, Map<String, Object> fileProps,
-      Optional<Path> file, String defaultValue, Warnings warnings) {
-    Optional<String> inFile = Optional.ofNullable(fileProps.get(fileKey)).map(v -> v.toString().trim()).filter(v -> !v.isEmpty());
-    String given;
-    String givenBy;
-    if (flagValue != null) {
-      given = flagValue;
-      givenBy = flag;
-    } else {
-      Optional<String> env = environment.get(variable);
-      if (env.isEmpty()) {
-        return inFile.orElse(defaultValue);
-      }
-      given = env.get();
-      givenBy = variable;
-    }
-    if (inFile.isPresent() && !inFile.get().equals(given)) {
-      warnings.warn(givenBy + " " + given + " overrides " + fileKey + " " + inFile.get() + " from " + file.orElseThrow());
-    }
-    return given;
-  }
-
-  private static Map<String, Object> read(Path file) {
-    Properties properties = new Properties();
-    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      properties.load(in);
-    } catch (IOException e) {
-      throw new ProcessException("cannot read --kafka-config " + file + ": " + e.getMessage());
-    }
-    Map<String, Object> props = new HashMap<>();
-    properties.forEach((k, v) -> props.put(k.toString(), v));
-    return props;
-  }
-
-  public SchemaRegistryClient registryClient() {
-    Map<String, Object> props = clientProperties();
-    props.put(RegistryClientConfig.URL, registryUrl());
-    try {
-      return SchemaRegistryClients.create(props);
-    } catch (IllegalArgumentException e) {
-      throw new ProcessException("bad registry settings: " + e.getMessage());
-    }
+  @Override
+  boolean readsPartitions() {
+    return true;
   }
 
   /** The catalogue's topics, created where missing (with the broker's default replication factor). */
@@ -189,11 +46,9 @@ public final class ConnectionOptions {
     return topics;
   }
 
-  public Topics topics(SchemaRegistryClient registry) {
-    try {
-      return Topics.create(topicSettings(), registry);
-    } catch (IllegalArgumentException e) {
-      throw new ProcessException(e.getMessage());
-    }
+  @Override
+  public ConnectionOptions environment(Map<String, String> variables) {
+    super.environment(variables);
+    return this;
   }
 }

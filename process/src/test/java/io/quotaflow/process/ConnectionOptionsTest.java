@@ -132,4 +132,22 @@ class ConnectionOptionsTest {
     assertThat(parse("--kafka-config", "").clientProperties()).containsOnlyKeys("bootstrap.servers");
     assertThat(parse(Map.of("QUOTAFLOW_KAFKA_CONFIG", "")).clientProperties()).containsOnlyKeys("bootstrap.servers");
   }
+
+  @Command(name = "reader")
+  static final class Reader {
+    @Mixin
+    ClusterConnection connection;
+  }
+
+  @Test
+  void aCommandThatCreatesNoTopicHasNoPartitionsFlagToIgnore() {
+    Reader reader = new Reader();
+    CommandLine commandLine = new CommandLine(reader);
+    assertThat(commandLine.getCommandSpec().findOption("--partitions")).isNull();
+    assertThat(commandLine.getCommandSpec().findOption("--bootstrap-server")).isNotNull();
+    commandLine.parseArgs("--bootstrap", "kafka:9093");
+    reader.connection.environment(Map.of("QUOTAFLOW_PARTITIONS", "not read"));
+    assertThat(reader.connection.bootstrap()).isEqualTo("kafka:9093");
+    assertThat(reader.connection.partitions()).isEqualTo(12);
+  }
 }
