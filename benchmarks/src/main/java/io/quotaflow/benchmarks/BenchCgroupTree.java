@@ -11,10 +11,10 @@ import picocli.CommandLine.Option;
 /** The cgroup tree a benchmark on real cgroups works in: its options, and a parent of its own below this process's groups. */
 final class BenchCgroupTree {
 
-  @Option(names = "--layout", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--layout", paramLabel = "v1|v2|auto", defaultValue = "auto", description = "cgroup layout: v1, v2 or auto (default: ${DEFAULT-VALUE}).")
   String layout;
 
-  @Option(names = "--cgroup-root", defaultValue = "/sys/fs/cgroup", description = "cgroup root (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--cgroup-root", paramLabel = "DIR", defaultValue = "/sys/fs/cgroup", description = "cgroup root (default: ${DEFAULT-VALUE}).")
   Path cgroupRoot;
 
   /** A fresh parent name, {@code quotaflow-bench-<random>}, so that concurrent runs never share groups. */

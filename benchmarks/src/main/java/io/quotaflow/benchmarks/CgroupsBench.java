@@ -4,8 +4,11 @@ import io.quotaflow.cgroups.CgroupException;
 import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupStatsReader;
 import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.process.Durations;
+import io.quotaflow.process.Warnings;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,15 +36,20 @@ public final class CgroupsBench implements Callable<Integer> {
 
   private static final int WARMUP_ROUNDS = 50;
 
-  @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and read (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--groups", paramLabel = "N", defaultValue = "500", description = "Task groups to create and read (default: ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--rounds", defaultValue = "300", description = "Measured rounds, each reading every group once (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rounds", paramLabel = "N", defaultValue = "300", description = "Measured rounds, each reading every group once (default: ${DEFAULT-VALUE}).")
   int rounds;
 
-  @Option(names = "--period-ms", defaultValue = "0",
-      description = "Pause between rounds, as the collector's period; 0 runs them back to back (default: ${DEFAULT-VALUE}).")
-  long periodMs;
+  @Option(names = "--period", defaultValue = "0", paramLabel = "DURATION", converter = Durations.Converter.class,
+      description = "Pause between rounds, as the collector's period, e.g. 1s; 0 runs them back to back (default: ${DEFAULT-VALUE}).")
+  Duration period;
+
+  @Option(names = "--period-ms", paramLabel = "MS", hidden = true, description = "Deprecated: --period in milliseconds.")
+  Long deprecatedPeriodMs;
+
+  private long periodMs;
 
   @CommandLine.Mixin
   BenchCgroupTree tree;
@@ -51,9 +59,14 @@ public final class CgroupsBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    periodMs = period.toMillis();
+    if (deprecatedPeriodMs != null) {
+      Warnings.of(spec).deprecatedFlag("--period-ms", "--period " + Durations.format(Duration.ofMillis(deprecatedPeriodMs)));
+      periodMs = deprecatedPeriodMs;
+    }
     if (groups < 1 || rounds < 1 || periodMs < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--groups and --rounds must be positive, --period-ms at least 0");
+          "--groups and --rounds must be positive, --period at least 0");
     }
     PrintWriter out = spec.commandLine().getOut();
     String parentName = BenchCgroupTree.newParentName();

@@ -3,10 +3,9 @@ package io.quotaflow.benchmarks;
 import io.quotaflow.cgroups.CgroupException;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
-import io.quotaflow.collector.PositiveDuration;
 import io.quotaflow.collector.CollectorMain;
 import io.quotaflow.collector.CollectorSettings;
-import io.quotaflow.collector.Periods;
+import io.quotaflow.process.Durations;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.embedded.Ports;
 import java.io.IOException;
@@ -43,25 +42,25 @@ import picocli.CommandLine.Option;
         "Needs writable cgroups (root). Runs the collector as a child JVM; the broker runs in this process."})
 public final class CollectorBench implements Callable<Integer> {
 
-  @Option(names = "--groups", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--groups", paramLabel = "N", defaultValue = "500", description = "Task groups to create and sample (default: ${DEFAULT-VALUE}).")
   int groups;
 
-  @Option(names = "--period", defaultValue = "1s", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--period", defaultValue = "1s", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Sampling period (default: ${DEFAULT-VALUE}).")
   Duration period;
 
-  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--warmup", defaultValue = "60s", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Time before measuring, for the JIT (default: ${DEFAULT-VALUE}).")
   Duration warmup;
 
-  @Option(names = "--duration", defaultValue = "5m", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--duration", defaultValue = "5m", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Measured window (default: ${DEFAULT-VALUE}).")
   Duration duration;
 
   @CommandLine.Mixin
   BenchCgroupTree tree;
 
-  @Option(names = "--memory-stat-every", defaultValue = "" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY,
+  @Option(names = "--memory-stat-every", paramLabel = "N", defaultValue = "" + CollectorSettings.DEFAULT_MEMORY_STAT_EVERY,
       description = "The collector's --memory-stat-every; 1 reads memory.stat every round, the cost for groups whose"
           + " memory keeps moving (default: ${DEFAULT-VALUE}).")
   int memoryStatEvery;
@@ -100,7 +99,7 @@ public final class CollectorBench implements Callable<Integer> {
       }
       out.printf(Locale.ROOT, "quotaflow bench collector: %d empty groups under %s (%s), every %s, memory.stat at least every"
           + " %d rounds; warm-up %s, window %s; collector JVM options %s.%n", groups, parentName, cgroups.version(),
-          Periods.format(periodTime), memoryStatEvery, Periods.format(warmupTime), Periods.format(window),
+          Durations.format(periodTime), memoryStatEvery, Durations.format(warmupTime), Durations.format(window),
           jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions));
       out.flush();
       int opsPort = Ports.free("127.0.0.1");
@@ -134,9 +133,9 @@ public final class CollectorBench implements Callable<Integer> {
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
         "--node", "bench", "--parent", parentName, "--layout", tree.layout, "--cgroup-root", tree.cgroupRoot.toString(),
-        "--period", Periods.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
-        "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--ops-host", "127.0.0.1",
-        "--ops-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
+        "--period", Durations.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
+        "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--http-host", "127.0.0.1",
+        "--http-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
     // The child starts in this JVM's cgroups, so "--parent NAME" resolves to the same parent here and there.
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
@@ -177,7 +176,7 @@ public final class CollectorBench implements Callable<Integer> {
     out.println();
     out.println("| measure | value |");
     out.println("|---|---|");
-    out.printf(Locale.ROOT, "| groups, period | %d, %s |%n", groups, Periods.format(periodTime));
+    out.printf(Locale.ROOT, "| groups, period | %d, %s |%n", groups, Durations.format(periodTime));
     out.printf(Locale.ROOT, "| window (wall) | %.1f s |%n", wallS);
     out.printf(Locale.ROOT, "| collector process CPU | %.2f s = **%.2f %% of one core** |%n", cpuS, 100 * cpuS / wallS);
     out.printf(Locale.ROOT, "| CPU per round | %.2f ms (%.1f µs per group) |%n", 1000 * cpuS / rounds, 1e6 * cpuS / rounds / groups);

@@ -2,8 +2,7 @@ package io.quotaflow.benchmarks;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.collector.PositiveDuration;
-import io.quotaflow.collector.Periods;
+import io.quotaflow.process.Durations;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.schemas.NodePartitioning;
@@ -68,38 +67,38 @@ public final class CpuBench implements Callable<Integer> {
   /** The feed keeps a few arrays per task in this JVM next to the broker and the app. */
   static final int MAX_TASKS = 10_000_000;
 
-  @Option(names = "--nodes", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--nodes", paramLabel = "N", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
   int nodes;
 
-  @Option(names = "--tasks-per-node", defaultValue = "50", description = "Tasks on each node (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--tasks-per-node", paramLabel = "N", defaultValue = "50", description = "Tasks on each node (default: ${DEFAULT-VALUE}).")
   int tasksPerNode;
 
-  @Option(names = "--partitions", defaultValue = "12", description = "Partitions of every node-keyed topic (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--partitions", paramLabel = "N", defaultValue = "12", description = "Partitions of every node-keyed topic (default: ${DEFAULT-VALUE}).")
   int partitions;
 
-  @Option(names = "--runs", defaultValue = "throughput,latency", split = ",",
+  @Option(names = "--runs", paramLabel = "RUN[,...]", defaultValue = "throughput,latency", split = ",",
       description = "Runs, in order: throughput (commit.interval.ms 1000), latency (100) (default: ${DEFAULT-VALUE}).")
   List<String> runs;
 
-  @Option(names = "--latency-rate", defaultValue = "5000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--latency-rate", paramLabel = "SAMPLES_PER_S", defaultValue = "5000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
   double latencyRate;
 
-  @Option(names = "--backlog", defaultValue = "50000",
+  @Option(names = "--backlog", paramLabel = "SAMPLES", defaultValue = "50000",
       description = "Samples the throughput run's feed keeps ahead of what the reader has taken (default: ${DEFAULT-VALUE}).")
   long backlog;
 
-  @Option(names = "--threads", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--threads", paramLabel = "N", defaultValue = "2", description = "Stream threads of the app (default: ${DEFAULT-VALUE}).")
   int threads;
 
-  @Option(names = "--warmup", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--warmup", defaultValue = "60s", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Time before each app window, for the JIT and caches (default: ${DEFAULT-VALUE}).")
   Duration warmupTime;
 
-  @Option(names = "--window", defaultValue = "60s", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--window", defaultValue = "60s", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Measured window of each app run (default: ${DEFAULT-VALUE}).")
   Duration windowTime;
 
-  @Option(names = "--baseline-window", defaultValue = "20s", converter = PositiveDuration.class, paramLabel = "DURATION",
+  @Option(names = "--baseline-window", defaultValue = "20s", converter = Durations.Positive.class, paramLabel = "DURATION",
       description = "Measured window of each raw baseline, after a quarter of it as warm-up (default: ${DEFAULT-VALUE}).")
   Duration baselineTime;
 
@@ -107,11 +106,11 @@ public final class CpuBench implements Callable<Integer> {
       description = "A Kafka Streams setting for the app in every run, repeatable; wins over the bench's (e.g. statestore.cache.max.bytes=134217728).")
   Map<String, String> streamsConfig = new HashMap<>();
 
-  @Option(names = "--phase-samples", defaultValue = "16",
+  @Option(names = "--phase-samples", paramLabel = "N", defaultValue = "16",
       description = "Samples a task stays busy, then idle (default: ${DEFAULT-VALUE}).")
   int phaseSamples;
 
-  @Option(names = "--seed", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @CommandLine.Spec
@@ -132,8 +131,8 @@ public final class CpuBench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.printf(Locale.ROOT, "quotaflow bench cpu: %d nodes × %d tasks = %d tasks, %d partitions, %d stream thread(s), "
             + "exactly_once_v2; warm-up %s, window %s; raw baseline window %s; %d cores, max heap %d MiB%s.%n",
-        nodes, tasksPerNode, nodes * tasksPerNode, partitions, threads, Periods.format(warmupTime),
-        Periods.format(windowTime), Periods.format(baselineTime), Runtime.getRuntime().availableProcessors(),
+        nodes, tasksPerNode, nodes * tasksPerNode, partitions, threads, Durations.format(warmupTime),
+        Durations.format(windowTime), Durations.format(baselineTime), Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20, streamsConfig.isEmpty() ? "" : "; app settings " + new TreeMap<>(streamsConfig));
     out.flush();
     List<CpuFigures> figures = new ArrayList<>();
@@ -203,7 +202,7 @@ public final class CpuBench implements Callable<Integer> {
         }
         publishSetup(workload);
         Counter taken = meters.counter("quotaflow.streams.samples");
-        progress("app: warming up for %s", Periods.format(warmupTime));
+        progress("app: warming up for %s", Durations.format(warmupTime));
         try (RecordWatch decisions = new RecordWatch(client, topics.cpuDecisions().name(), partitions).start();
             SampleFeed feed = new SampleFeed(client, workload, topics.samples().name(), partitions,
                 topics.samples().valueSerde().serializer(), allowance(() -> (long) taken.count())).start()) {
@@ -230,7 +229,7 @@ public final class CpuBench implements Callable<Integer> {
       admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
           .configs(topics.samples().configs()))).all().get();
       CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, seed);
-      progress("raw baseline: warming up for %s", Periods.format(baselineTime.dividedBy(4)));
+      progress("raw baseline: warming up for %s", Durations.format(baselineTime.dividedBy(4)));
       Window window;
       try (RecordWatch reader = new RecordWatch(client, topic, partitions).start()) {
         try (SampleFeed feed = new SampleFeed(client, workload, topic, partitions,
@@ -258,7 +257,7 @@ public final class CpuBench implements Callable<Integer> {
       long sentAtStart = feed.sent();
       long receivedAtStart = reader.received();
       reader.openWindow(System.currentTimeMillis());
-      progress("measuring for %s", Periods.format(window));
+      progress("measuring for %s", Durations.format(window));
       Thread.sleep(window.toMillis());
       long takenAtEnd = taken.getAsLong();
       long sentAtEnd = feed.sent();

@@ -29,36 +29,36 @@ public final class MemoryBench implements Callable<Integer> {
   /** Where the gate's normal and peak come from. */
   enum NormalSource { declared, learned }
 
-  @Option(names = "--seeds", split = ",", defaultValue = "1,2,3,4,5", description = "Random seeds (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--seeds", paramLabel = "SEED[,...]", split = ",", defaultValue = "1,2,3,4,5", description = "Random seeds (default: ${DEFAULT-VALUE}).")
   List<Long> seeds;
 
-  @Option(names = "--delays", split = ",", defaultValue = "0,1,2",
+  @Option(names = "--delays", paramLabel = "N[,...]", split = ",", defaultValue = "0,1,2",
       description = "Control delays in ticks between a sample and its decision taking effect (default: ${DEFAULT-VALUE}).")
   List<Integer> delays;
 
-  @Option(names = "--normal", defaultValue = "learned",
+  @Option(names = "--normal", paramLabel = "learned|declared", defaultValue = "learned",
       description = "learned: specs name no normal and the gate uses the profile learned from ungated runs of seeds "
           + "1001-1005 (mean as normal, max as peak: the seed's own definition); declared: specs give the baseline "
           + "as normal and the top of a peak as peak (default: ${DEFAULT-VALUE}).")
   NormalSource normal;
 
-  @Option(names = "--tasks", defaultValue = "6", description = "Tasks on the node (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--tasks", paramLabel = "N", defaultValue = "6", description = "Tasks on the node (default: ${DEFAULT-VALUE}).")
   int tasks;
 
-  @Option(names = "--budget-mb", defaultValue = "4500", description = "Node memory, MB (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--budget-mb", paramLabel = "MB", defaultValue = "4500", description = "Node memory, MB (default: ${DEFAULT-VALUE}).")
   long budgetMb;
 
-  @Option(names = "--headroom-mb", defaultValue = "0",
+  @Option(names = "--headroom-mb", paramLabel = "MB", defaultValue = "0",
       description = "BUDGET: memory kept free of admitted peaks, MB (default: ${DEFAULT-VALUE}).")
   long headroomMb;
 
-  @Option(names = "--slots", defaultValue = "1", description = "COUNT: max concurrent peaks (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--slots", paramLabel = "COUNT", defaultValue = "1", description = "COUNT: max concurrent peaks (default: ${DEFAULT-VALUE}).")
   int slots;
 
-  @Option(names = "--chart-seed", defaultValue = "1", description = "Seed whose runs are charted (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--chart-seed", paramLabel = "SEED", defaultValue = "1", description = "Seed whose runs are charted (default: ${DEFAULT-VALUE}).")
   long chartSeed;
 
-  @Option(names = "--out-dir", defaultValue = "target/bench-memory",
+  @Option(names = "--out-dir", paramLabel = "DIR", defaultValue = "target/bench-memory",
       description = "Where the SVG charts go (default: ${DEFAULT-VALUE}).")
   Path outDir;
 

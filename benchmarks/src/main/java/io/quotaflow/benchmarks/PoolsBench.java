@@ -1,10 +1,13 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.process.Durations;
+import io.quotaflow.process.Warnings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -35,20 +38,28 @@ public final class PoolsBench implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--days", defaultValue = "2", description = "Simulated days (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--days", paramLabel = "DAYS", defaultValue = "2", description = "Simulated days (default: ${DEFAULT-VALUE}).")
   int days;
 
-  @Option(names = "--period-ms", defaultValue = "1000",
-      description = "Stream time between pool updates, as fair_share_update_period_ms (default: ${DEFAULT-VALUE}).")
-  long periodMs;
+  @Option(names = "--period", defaultValue = "1s", paramLabel = "DURATION", converter = Durations.Converter.class,
+      description = "Stream time between pool updates, as fair_share_update_period_ms, 10ms to 1m (default: ${DEFAULT-VALUE}).")
+  Duration period;
 
-  @Option(names = "--out-dir", defaultValue = "target/bench-pools",
+  @Option(names = "--period-ms", paramLabel = "MS", hidden = true, description = "Deprecated: --period in milliseconds.")
+  Long periodMs;
+
+  @Option(names = "--out-dir", paramLabel = "DIR", defaultValue = "target/bench-pools",
       description = "Where the charts and the CSV go (default: ${DEFAULT-VALUE}, relative to the working directory).")
   Path outDir;
 
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
+    long periodMs = period.toMillis();
+    if (this.periodMs != null) {
+      Warnings.of(spec).deprecatedFlag("--period-ms", "--period " + Durations.format(Duration.ofMillis(this.periodMs)));
+      periodMs = this.periodMs;
+    }
     PoolsScenario scenario;
     try {
       scenario = new PoolsScenario(days, periodMs, TIMELINE_BUCKET_MS);

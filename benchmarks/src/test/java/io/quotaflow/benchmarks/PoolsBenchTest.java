@@ -18,7 +18,7 @@ class PoolsBenchTest {
     CommandLine cli = new CommandLine(new BenchCommand());
     cli.setOut(new PrintWriter(out));
 
-    int exit = cli.execute("pools", "--days", "1", "--period-ms", "60000", "--out-dir", outDir.toString());
+    int exit = cli.execute("pools", "--days", "1", "--period", "1m", "--out-dir", outDir.toString());
 
     assertThat(exit).isZero();
     assertThat(out.toString())
@@ -36,9 +36,22 @@ class PoolsBenchTest {
     CommandLine cli = new CommandLine(new BenchCommand());
     cli.setErr(new PrintWriter(err));
 
-    int exit = cli.execute("pools", "--period-ms", "1", "--out-dir", outDir.toString());
+    int exit = cli.execute("pools", "--period", "1ms", "--out-dir", outDir.toString());
 
     assertThat(exit).isNotZero();
     assertThat(err.toString()).contains("[10, 60000]");
+  }
+
+  @Test
+  void theDeprecatedPeriodMsStillWorksWithAWarning(@TempDir Path outDir) {
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand());
+    cli.setErr(new PrintWriter(err));
+
+    int exit = cli.execute("pools", "--period-ms", "1", "--out-dir", outDir.toString());
+
+    assertThat(exit).isNotZero();
+    assertThat(err.toString()).startsWith("quotaflow bench pools: warning: --period-ms is deprecated; use --period 1ms")
+        .contains("[10, 60000]");
   }
 }

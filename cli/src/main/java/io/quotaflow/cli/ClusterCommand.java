@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.json.JsonRecords;
@@ -30,7 +30,7 @@ final class ClusterCommand {
           "The others keep their values (the schema's defaults when none is set yet); FIELD=null unsets a nullable one.",
           "Every value is checked before anything connects; a bad one exits 2 naming the field.",
           "Example: quotaflow cluster set enforcement=DRY_RUN peak_gating_mode=BUDGET"})
-  int set(@Mixin ConnectionOptions connection, @Option(names = "--cluster", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
+  int set(@Mixin ClusterConnection connection, @Option(names = "--cluster", paramLabel = "ID", defaultValue = "main", description = "Cluster id when none is set yet (default ${DEFAULT-VALUE}).")
       String cluster,
       @Option(names = "--dry-run", description = "Print the record that would be published (built on the schema's defaults, "
           + "not on the config in force) and connect to nothing.") boolean dryRun,
@@ -64,7 +64,7 @@ final class ClusterCommand {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "Show the cluster config in force (defaults when none was set).")
-  int show(@Mixin ConnectionOptions connection) {
+  int show(@Mixin ClusterConnection connection) {
     var registry = connection.registryClient();
     ClusterConfig current = current(new ConfigTopics(connection.clientProperties()),
         connection.topicsThatExist(registry, Topics::clusterConfig));

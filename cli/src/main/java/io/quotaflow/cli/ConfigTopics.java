@@ -1,6 +1,6 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topic;
@@ -70,7 +70,7 @@ final class ConfigTopics {
     try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(props, topic.keySerde().deserializer(), topic.valueSerde().deserializer())) {
       List<PartitionInfo> infos = consumer.partitionsFor(topic.name(), TIMEOUT);
       if (infos == null || infos.isEmpty()) {
-        throw new CliException(ConnectionOptions.noTopic(topic.name(), clientProperties.get("bootstrap.servers")));
+        throw new CliException(ClusterConnection.noTopic(topic.name(), clientProperties.get("bootstrap.servers")));
       }
       List<TopicPartition> partitions = new ArrayList<>();
       for (PartitionInfo info : infos) {

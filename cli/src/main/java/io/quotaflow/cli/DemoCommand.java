@@ -15,17 +15,15 @@ import io.quotaflow.cli.demo.LiveTable;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
 import io.quotaflow.cli.demo.TaskBoard;
-import io.quotaflow.collector.Periods;
-import io.quotaflow.collector.PositiveDuration;
+import io.quotaflow.process.Durations;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.enforcer.ControlDelay;
-import io.quotaflow.process.NodeName;
+import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.OpsServer;
-import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -70,11 +68,11 @@ final class DemoCommand implements Callable<Integer> {
   private static final Duration TERMINAL_REFRESH = Duration.ofSeconds(1);
   private static final Duration PLAIN_REFRESH = Duration.ofSeconds(5);
 
-  @Option(names = "--duration", paramLabel = "DURATION", converter = PositiveDuration.class,
+  @Option(names = "--duration", paramLabel = "DURATION", converter = Durations.Positive.class,
       description = "Stop by itself after this long, e.g. 90s or 5m (default: run until Ctrl-C).")
   Duration duration;
 
-  @Option(names = "--refresh", paramLabel = "DURATION", converter = PositiveDuration.class,
+  @Option(names = "--refresh", paramLabel = "DURATION", converter = Durations.Positive.class,
       description = "How often the table is printed (default: 1s on a terminal, redrawn in place; 5s otherwise, as plain lines).")
   Duration refresh;
 
@@ -103,7 +101,7 @@ final class DemoCommand implements Callable<Integer> {
   String host;
 
   @Option(names = "--node", paramLabel = "NODE",
-      description = "This node's id (default: the host's short name, made a valid id).")
+      description = "This node's id (default: the host name up to its first dot, made a valid id, as the collector and enforcer take it).")
   String node;
 
   @Option(names = "--parent", paramLabel = "NAME", defaultValue = CgroupParent.DEFAULT_NAME,
@@ -193,7 +191,7 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Status page       " + page + "/  (metrics " + page + "/metrics, health " + page + "/health)");
       out.printf("Ready in %.1f s. %s%n", (System.nanoTime() - startedNanos) / 1e9,
           stopAfter == null ? "Ctrl-C stops it and removes everything it created."
-              : "Stops after " + Periods.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
+              : "Stops after " + Durations.format(stopAfter) + " (or Ctrl-C) and removes everything it created.");
       out.flush();
       table.run(terminal ? header(cgroups, pair, nodeId, page) : null, lifecycle, stopAfter);
       out.println("Stopping...");
@@ -286,15 +284,9 @@ final class DemoCommand implements Callable<Integer> {
     return BrokerCommand.choosePort(host, option, given, preferred, err);
   }
 
+  // The collector's and the enforcer's rule, so the demo's node id is the one they would take here.
   private String nodeId() {
-    if (node == null) {
-      return NodeName.ofThisHost().orElse("node");
-    }
-    try {
-      return Ids.requireValid("node", node);
-    } catch (Ids.InvalidIdException e) {
-      throw new CliException("--node: " + e.getMessage(), e);
-    }
+    return NodeOptions.nodeId(node, "--node");
   }
 
   private CgroupConfig realCgroups() throws IOException {

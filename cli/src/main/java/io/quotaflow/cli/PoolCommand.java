@@ -3,7 +3,7 @@ package io.quotaflow.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
@@ -35,7 +35,7 @@ final class PoolCommand {
           "Fields not given keep their current values (the schema's defaults for a new pool); FIELD=null unsets a nullable one.",
           "Every value is checked before anything connects; a bad one exits 2 naming the field.",
           "Example: quotaflow pool set prod guarantee_type=BURST resource_flow_cpu=1000 burst_guarantee_cpu=2000"})
-  int set(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool,
+  int set(@Mixin ClusterConnection connection, @Parameters(index = "0", paramLabel = "POOL") String pool,
       @Option(names = "--dry-run", description = "Print the record that would be published (built on the schema's defaults, "
           + "not on the current config) and connect to nothing.") boolean dryRun,
       @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
@@ -72,7 +72,7 @@ final class PoolCommand {
       description = {"Show one pool's config, or every pool's.",
           "With --streams-url, each line is POOL {\"config\": …, \"live\": …}: the config next to the pool's newest PoolState "
               + "from the streams app (null while none is computed); pools with tasks but no config show with config null."})
-  int show(@Mixin ConnectionOptions connection,
+  int show(@Mixin ClusterConnection connection,
       @Option(names = "--streams-url", defaultValue = "${env:QUOTAFLOW_STREAMS_URL}", paramLabel = "URL",
           description = "HTTP address of any streams app instance, e.g. http://streams:9401 (env QUOTAFLOW_STREAMS_URL).")
       String streamsUrl,
@@ -108,7 +108,7 @@ final class PoolCommand {
   }
 
   @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tombstone a pool's config.")
-  int delete(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "POOL") String pool) {
+  int delete(@Mixin ClusterConnection connection, @Parameters(index = "0", paramLabel = "POOL") String pool) {
     requireId(pool);
     var registry = connection.registryClient();
     Topics topics = connection.topicsThatExist(registry, Topics::poolConfigs);

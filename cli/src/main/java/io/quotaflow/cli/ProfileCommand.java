@@ -1,6 +1,6 @@
 package io.quotaflow.cli;
 
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
@@ -30,7 +30,7 @@ final class ProfileCommand {
   @Command(name = "show", mixinStandardHelpOptions = true,
       description = {"Show the learned profile of one operation, or of every operation.",
           "Example: quotaflow profile show etl-join"})
-  int show(@Mixin ConnectionOptions connection,
+  int show(@Mixin ClusterConnection connection,
       @Parameters(index = "0", arity = "0..1", paramLabel = "OPERATION") String operation) {
     if (operation != null) {
       try {
@@ -63,7 +63,7 @@ final class ProfileCommand {
    * The latest profile of each operation, by name. Every partition of the broadcast topic holds a
    * copy of every profile, so partition 0 is read; the streams app writes it transactionally.
    */
-  private static Map<String, MemoryProfileRecord> learned(ConnectionOptions connection) {
+  private static Map<String, MemoryProfileRecord> learned(ClusterConnection connection) {
     Topics topics = connection.topicsThatExist(connection.registryClient(), Topics::configBroadcast);
     Map<String, ConfigBroadcast> latest = new ConfigTopics(connection.clientProperties())
         .latestInPartition(topics.configBroadcast(), 0);

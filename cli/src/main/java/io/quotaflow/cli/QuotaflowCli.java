@@ -44,7 +44,31 @@ public final class QuotaflowCli implements Runnable {
 
   /** Runs the command line and returns the exit code, so tests can call it without exiting the JVM. */
   public static int run(String... args) {
-    return execute(new CommandLine(new QuotaflowCli()), args);
+    return execute(commandLine(), args);
+  }
+
+  /**
+   * The {@code quotaflow} command line. Every command's help ends with the logging variables, since
+   * every command reads them (through logback.xml, the demo and the embedded broker) and no flag does.
+   */
+  static CommandLine commandLine() {
+    CommandLine root = new CommandLine(new QuotaflowCli());
+    addFooter(root, LOGGING_VARIABLES);
+    return root;
+  }
+
+  private static final String[] LOGGING_VARIABLES = {
+      "",
+      "Logging (on standard error): QUOTAFLOW_LOG_LEVEL sets Quotaflow's level (default INFO; the demo's WARN),",
+      "QUOTAFLOW_KAFKA_LOG_LEVEL Kafka's (default WARN, its connection errors ERROR; the demo's ERROR).",
+  };
+
+  private static void addFooter(CommandLine command, String[] lines) {
+    String[] footer = command.getCommandSpec().usageMessage().footer();
+    String[] joined = java.util.Arrays.copyOf(footer, footer.length + lines.length);
+    System.arraycopy(lines, 0, joined, footer.length, lines.length);
+    command.getCommandSpec().usageMessage().footer(joined);
+    command.getSubcommands().values().stream().distinct().forEach(sub -> addFooter(sub, lines));
   }
 
   /** Runs {@code args} on a prepared command line (tests give it their own output streams). */

@@ -37,10 +37,10 @@ final class SimulateCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--input", required = true, description = "JSON lines to read ('-' for standard input).")
+  @Option(names = "--input", paramLabel = "FILE|-", required = true, description = "JSON lines to read ('-' for standard input).")
   String input;
 
-  @Option(names = "--output", required = true, description = "Where to write the produced records as JSON lines ('-' for standard output).")
+  @Option(names = "--output", paramLabel = "FILE|-", required = true, description = "Where to write the produced records as JSON lines ('-' for standard output).")
   String output;
 
   @Override

@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.UsageException;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
@@ -34,7 +34,7 @@ final class SpecCommand {
           "Fields not given keep their current values (the schema's defaults for a new task); FIELD=null unsets a nullable one.",
           "Every value is checked before anything connects; a bad one exits 2 naming the field.",
           "Example: quotaflow spec set n1/t7 ncpus=2 pool=research job_cpu_monitor.enable_cpu_reclaim=true"})
-  int set(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key,
+  int set(@Mixin ClusterConnection connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key,
       @Option(names = "--dry-run", description = "Print the record that would be published (built on the schema's defaults, "
           + "not on the current spec) and connect to nothing.") boolean dryRun,
       @Parameters(index = "1..*", paramLabel = "FIELD=VALUE", arity = "0..*") List<String> assignments) {
@@ -74,7 +74,7 @@ final class SpecCommand {
   }
 
   @Command(name = "show", mixinStandardHelpOptions = true, description = "Show the current specs of a node, of one task, or of every node.")
-  int show(@Mixin ConnectionOptions connection, @Parameters(index = "0", arity = "0..1", paramLabel = "NODE[/TASK]") String which) {
+  int show(@Mixin ClusterConnection connection, @Parameters(index = "0", arity = "0..1", paramLabel = "NODE[/TASK]") String which) {
     String node = which == null ? null : TaskKey.nodeOf(which);
     if (node != null) {
       try {
@@ -97,7 +97,7 @@ final class SpecCommand {
   }
 
   @Command(name = "delete", mixinStandardHelpOptions = true, description = "Tombstone a task's spec: the task is gone for the job system.")
-  int delete(@Mixin ConnectionOptions connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key) {
+  int delete(@Mixin ClusterConnection connection, @Parameters(index = "0", paramLabel = "NODE/TASK") String key) {
     parseKey(key);
     var registry = connection.registryClient();
     Topics topics = connection.topicsThatExist(registry, Topics::taskSpecs);

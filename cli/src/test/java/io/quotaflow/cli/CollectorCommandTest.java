@@ -27,12 +27,12 @@ class CollectorCommandTest {
     Run help = run("collector", "--help");
     assertThat(help.code()).isZero();
     assertThat(help.out()).contains("--node", "--cgroup-root", "--parent", "--layout", "--period", "--buffer",
-        "--memory-stat-every", "--ops-port", "--bootstrap", "--registry", "--kafka-config", "QUOTAFLOW_NODE");
+        "--memory-stat-every", "--http-port", "QUOTAFLOW_COLLECTOR_HTTP_PORT", "--bootstrap", "--registry", "--kafka-config", "QUOTAFLOW_NODE");
   }
 
   @Test
   void aMissingCgroupRootIsOneLine() {
-    Run run = run("collector", "--node", "n1", "--cgroup-root", "/no/such/cgroup/root", "--ops-port", "0");
+    Run run = run("collector", "--node", "n1", "--cgroup-root", "/no/such/cgroup/root", "--http-port", "0");
     assertThat(run.code()).isEqualTo(1);
     assertThat(run.err().lines()).containsExactly(
         "quotaflow collector: cgroups: cgroup root /no/such/cgroup/root does not exist or is not a directory");

@@ -54,8 +54,7 @@ record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
 
   private String[] withConnection(List<String> args) {
     List<String> all = new ArrayList<>(args);
-    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(),
-        "--topic-prefix", topicPrefix, "--partitions", String.valueOf(partitions)));
+    all.addAll(List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(), "--topic-prefix", topicPrefix));
     return all.toArray(String[]::new);
   }
 }

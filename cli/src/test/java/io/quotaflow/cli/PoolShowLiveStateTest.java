@@ -49,7 +49,7 @@ class PoolShowLiveStateTest {
     commandLine.setErr(new PrintWriter(err, true));
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--bootstrap", tool.kafka().bootstrapServers(), "--registry", tool.kafka().registryUrl(),
-        "--topic-prefix", tool.topicPrefix(), "--partitions", String.valueOf(tool.partitions())));
+        "--topic-prefix", tool.topicPrefix()));
     return new Run(QuotaflowCli.execute(commandLine, all.toArray(String[]::new)), out.toString(), err.toString());
   }
 

@@ -1,6 +1,7 @@
 package io.quotaflow.collector;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.Durations;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.process.ops.OpsServer;
@@ -123,7 +124,7 @@ public final class Collector implements AutoCloseable {
       collector.metrics.statusesPublished.increment();
       collector.run();
       LOG.info("collector for node {} started: {}, every {}; /metrics and /health on port {}",
-          settings.node(), cgroups.describe(), Periods.format(settings.period()), collector.opsPort());
+          settings.node(), cgroups.describe(), Durations.format(settings.period()), collector.opsPort());
       return collector;
     } catch (RuntimeException e) {
       if (collector != null) {

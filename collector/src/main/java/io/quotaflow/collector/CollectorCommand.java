@@ -1,12 +1,16 @@
 package io.quotaflow.collector;
 
+import io.quotaflow.process.Durations;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.Environment;
 import io.quotaflow.process.NodeOptions;
+import io.quotaflow.process.OpsAddress;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.process.UsageException;
+import io.quotaflow.process.Warnings;
 import io.quotaflow.schemas.Topics;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -58,17 +62,26 @@ public final class CollectorCommand implements Callable<Integer> {
           + " default ${DEFAULT-VALUE}).")
   int memoryStatEvery;
 
-  @Option(names = "--ops-host", defaultValue = "${env:QUOTAFLOW_OPS_HOST:-" + CollectorSettings.DEFAULT_OPS_HOST + "}",
-      paramLabel = "HOST", description = "Address of /metrics and /health (env QUOTAFLOW_OPS_HOST; default ${DEFAULT-VALUE}).")
+  @Option(names = "--http-host", paramLabel = "HOST",
+      description = "Address of /metrics and /health (env QUOTAFLOW_COLLECTOR_HTTP_HOST, QUOTAFLOW_OPS_HOST and"
+          + " QUOTAFLOW_HTTP_HOST deprecated; default " + CollectorSettings.DEFAULT_OPS_HOST + ").")
+  String httpHost;
+
+  @Option(names = "--http-port", paramLabel = "PORT",
+      description = "Port of /metrics and /health, 0 for any free one (env QUOTAFLOW_COLLECTOR_HTTP_PORT, QUOTAFLOW_OPS_PORT"
+          + " and QUOTAFLOW_HTTP_PORT deprecated; default " + CollectorSettings.DEFAULT_OPS_PORT + ").")
+  Integer httpPort;
+
+  @Option(names = "--ops-host", paramLabel = "HOST", hidden = true, description = "Deprecated: --http-host.")
   String opsHost;
 
-  @Option(names = "--ops-port", defaultValue = "${env:QUOTAFLOW_OPS_PORT:-" + CollectorSettings.DEFAULT_OPS_PORT + "}",
-      paramLabel = "PORT", description = "Port of /metrics and /health, 0 for any free one (env QUOTAFLOW_OPS_PORT;"
-          + " default ${DEFAULT-VALUE}).")
-  int opsPort;
+  @Option(names = "--ops-port", paramLabel = "PORT", hidden = true, description = "Deprecated: --http-port.")
+  Integer opsPort;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
+
+  Environment environment = Environment.system();
 
   /** Stopping hands on what was buffered (5 s) and lets the producer deliver (5 s more). */
   private final ProcessLifecycle lifecycle = new ProcessLifecycle("collector", Duration.ofSeconds(30));
@@ -76,21 +89,39 @@ public final class CollectorCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     CollectorSettings settings;
+    OpsAddress ops = opsAddress(Warnings.of(spec));
     String nodeId = node.node();
     CgroupConfig cgroups = node.cgroupConfig();
     try {
       settings = CollectorSettings.defaults(nodeId, cgroups)
-          .withPeriod(Periods.parse(period))
-          .withNodeStatusPeriod(Periods.parse(nodeStatusPeriod))
+          .withPeriod(Durations.parse(period))
+          .withNodeStatusPeriod(Durations.parse(nodeStatusPeriod))
           .withBufferCapacity(buffer)
           .withMemoryStatEvery(memoryStatEvery)
-          .withOps(opsHost, opsPort);
+          .withOps(ops.host(), ops.port());
     } catch (IllegalArgumentException e) {
       throw new UsageException(e.getMessage(), e);
     }
     var registry = connection.registryClient();
     Topics topics = connection.topics(registry);
     return run(settings, connection.clientProperties(), topics, spec.commandLine().getOut());
+  }
+
+  /** {@code --http-*}, else the deprecated {@code --ops-*} with a warning, else the variables, else the defaults. */
+  OpsAddress opsAddress(Warnings warnings) {
+    String host = httpHost;
+    Integer port = httpPort;
+    if (host == null && opsHost != null) {
+      warnings.deprecatedFlag("--ops-host", "--http-host");
+      host = opsHost;
+    }
+    if (port == null && opsPort != null) {
+      warnings.deprecatedFlag("--ops-port", "--http-port");
+      port = opsPort;
+    }
+    return OpsAddress.resolve("collector", host, port,
+        new OpsAddress(CollectorSettings.DEFAULT_OPS_HOST, CollectorSettings.DEFAULT_OPS_PORT), environment, warnings,
+        "QUOTAFLOW_OPS_", "QUOTAFLOW_HTTP_");
   }
 
   /** Asks a running command to stop, as Ctrl-C does. */
@@ -106,7 +137,7 @@ public final class CollectorCommand implements Callable<Integer> {
     try (ProcessLifecycle.Running running = lifecycle.begin();
         Collector collector = Collector.start(settings, clientProperties, topics)) {
       out.printf("Collector for node %s: sampling every %s, publishing to %s; /metrics and /health on %s:%d%n",
-          settings.node(), Periods.format(settings.period()), topics.samples().name(), settings.opsHost(),
+          settings.node(), Durations.format(settings.period()), topics.samples().name(), settings.opsHost(),
           collector.opsPort());
       out.flush();
       lifecycle.awaitStopRequest();

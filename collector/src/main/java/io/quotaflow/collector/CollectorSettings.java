@@ -1,5 +1,6 @@
 package io.quotaflow.collector;
 
+import io.quotaflow.process.Durations;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.MemoryStatRefresh;
 import io.quotaflow.schemas.Ids;
@@ -52,11 +53,11 @@ public record CollectorSettings(
       throw new IllegalArgumentException("no cgroup configuration");
     }
     if (period == null || period.compareTo(MIN_PERIOD) < 0) {
-      throw new IllegalArgumentException("period must be at least " + Periods.format(MIN_PERIOD) + ", was "
-          + (period == null ? "none" : Periods.format(period)));
+      throw new IllegalArgumentException("period must be at least " + Durations.format(MIN_PERIOD) + ", was "
+          + (period == null ? "none" : Durations.format(period)));
     }
     if (nodeStatusPeriod == null || nodeStatusPeriod.compareTo(MIN_PERIOD) < 0) {
-      throw new IllegalArgumentException("node status period must be at least " + Periods.format(MIN_PERIOD));
+      throw new IllegalArgumentException("node status period must be at least " + Durations.format(MIN_PERIOD));
     }
     if (bufferCapacity < 1) {
       throw new IllegalArgumentException("buffer must hold at least 1 record, was " + bufferCapacity);

@@ -3,12 +3,16 @@ package io.quotaflow.collector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.cgroups.CgroupLayout;
+import io.quotaflow.process.Environment;
+import io.quotaflow.process.OpsAddress;
 import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.Warnings;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -45,14 +49,13 @@ class CollectorMainTest {
         ProcessHandle.current().info().command().orElse("java"), "-cp", System.getProperty("java.class.path"),
         CollectorMain.class.getName(), "--help")).redirectErrorStream(true);
     builder.environment().put("QUOTAFLOW_PERIOD", "2s");
-    builder.environment().put("QUOTAFLOW_BOOTSTRAP", "kafka-from-env:9");
     Process child = builder.start();
     try {
       String help = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
       assertThat(child.exitValue()).isZero();
       assertThat(help).startsWith("Usage: collector")
-          .contains("default 2s)", "default kafka-from-env:9)", "default /sys/fs/cgroup)");
+          .contains("default 2s)", "default /sys/fs/cgroup)");
     } finally {
       child.destroyForcibly();
     }
@@ -74,5 +77,34 @@ class CollectorMainTest {
     assertThat(run.code()).isEqualTo(2);
     assertThat(run.err().lines()).containsExactly(
         "quotaflow collector: not a duration: 'often' (write e.g. 1s, 500ms, 2m or PT1S)");
+  }
+
+  @Test
+  void theOpsAddressIsHttpHostAndPortAndTheOldNamesStillWorkWithAWarning() {
+    StringWriter err = new StringWriter();
+    Warnings warnings = new Warnings(new PrintWriter(err, true), "quotaflow collector");
+    assertThat(parse(Map.of(), "--http-host", "127.0.0.1", "--http-port", "0").opsAddress(warnings))
+        .isEqualTo(new OpsAddress("127.0.0.1", 0));
+    assertThat(parse(Map.of("QUOTAFLOW_COLLECTOR_HTTP_PORT", "9202", "QUOTAFLOW_OPS_PORT", "1")).opsAddress(warnings))
+        .isEqualTo(new OpsAddress("0.0.0.0", 9202));
+    assertThat(parse(Map.of()).opsAddress(warnings)).isEqualTo(new OpsAddress("0.0.0.0", 9102));
+    assertThat(err.toString()).isEmpty();
+
+    assertThat(parse(Map.of(), "--ops-port", "9302", "--ops-host", "::1").opsAddress(warnings))
+        .isEqualTo(new OpsAddress("::1", 9302));
+    assertThat(parse(Map.of("QUOTAFLOW_OPS_PORT", "9402")).opsAddress(warnings).port()).isEqualTo(9402);
+    assertThat(parse(Map.of("QUOTAFLOW_HTTP_HOST", "10.0.0.1")).opsAddress(warnings).host()).isEqualTo("10.0.0.1");
+    assertThat(err.toString().lines()).containsExactly(
+        "quotaflow collector: warning: --ops-host is deprecated; use --http-host",
+        "quotaflow collector: warning: --ops-port is deprecated; use --http-port",
+        "quotaflow collector: warning: QUOTAFLOW_OPS_PORT is deprecated; use QUOTAFLOW_COLLECTOR_HTTP_PORT",
+        "quotaflow collector: warning: QUOTAFLOW_HTTP_HOST is deprecated; use QUOTAFLOW_COLLECTOR_HTTP_HOST");
+  }
+
+  private static CollectorCommand parse(Map<String, String> env, String... args) {
+    CollectorCommand command = new CollectorCommand();
+    new CommandLine(command).parseArgs(args);
+    command.environment = Environment.of(env);
+    return command;
   }
 }

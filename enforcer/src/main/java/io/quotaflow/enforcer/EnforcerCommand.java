@@ -1,7 +1,7 @@
 package io.quotaflow.enforcer;
 
 import io.quotaflow.cgroups.CgroupConfig;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.schemas.Topics;
@@ -21,7 +21,7 @@ import picocli.CommandLine.Mixin;
 public final class EnforcerCommand implements Callable<Integer> {
 
   @Mixin
-  ConnectionOptions connection;
+  ClusterConnection connection;
 
   @Mixin
   NodeOptions node;

@@ -1,16 +1,28 @@
 package io.quotaflow.enforcer;
 
+import io.quotaflow.process.Durations;
+import io.quotaflow.process.Environment;
+import io.quotaflow.process.OpsAddress;
+import io.quotaflow.process.Warnings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The enforcer's own flags, as a picocli mixin of {@link EnforcerCommand}; the node and its cgroups
  * are the flags every node process shares ({@code io.quotaflow.process.NodeOptions}), how to reach
- * Kafka those of every command ({@code io.quotaflow.process.ConnectionOptions}).
+ * Kafka those of every command ({@code io.quotaflow.process.ClusterConnection}).
  */
 public final class EnforcerOptions {
+
+  static final int DEFAULT_HTTP_PORT = 9403;
+  static final String DEFAULT_HTTP_HOST = "0.0.0.0";
+  // For the help texts, which need constants: Enforcer.Settings' defaults, as Durations.format writes them.
+  static final String DEFAULT_LEASE_THAW_INTERVAL = "5s";
+  static final String DEFAULT_FREEZE_TIMEOUT = "10s";
 
   @Option(names = "--dry-run",
       description = "Never write a cgroup value, whatever the cluster's enforcement says: report DRY_RUN instead.")
@@ -21,43 +33,86 @@ public final class EnforcerOptions {
           + " default ~/.quotaflow/enforcer/NODE.json).")
   Path stateFile;
 
-  @Option(names = "--lease-thaw-interval-ms", paramLabel = "MS", defaultValue = "5000",
-      description = "Thaw at most one task whose freeze lease ran out per this interval (default ${DEFAULT-VALUE}).")
-  long leaseThawIntervalMs;
+  @Option(names = "--lease-thaw-interval", paramLabel = "DURATION", converter = Durations.Converter.class,
+      description = "Thaw at most one task whose freeze lease ran out per this interval, e.g. 5s; 0 thaws them all at once"
+          + " (default " + DEFAULT_LEASE_THAW_INTERVAL + ").")
+  Duration leaseThawInterval;
 
-  @Option(names = "--freeze-timeout-ms", paramLabel = "MS", defaultValue = "10000",
-      description = "How long a freeze or thaw may take before it is reported FAILED (default ${DEFAULT-VALUE}).")
-  long freezeTimeoutMs;
+  @Option(names = "--lease-thaw-interval-ms", paramLabel = "MS", hidden = true,
+      description = "Deprecated: --lease-thaw-interval in milliseconds.")
+  Long leaseThawIntervalMs;
 
-  @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "${env:QUOTAFLOW_HTTP_PORT:-9403}",
-      description = "/metrics and /health port (env QUOTAFLOW_HTTP_PORT; default ${DEFAULT-VALUE}; 0: any free port).")
-  int httpPort;
+  @Option(names = "--freeze-timeout", paramLabel = "DURATION", converter = Durations.Positive.class,
+      description = "How long a freeze or thaw may take before it is reported FAILED, e.g. 10s (default "
+          + DEFAULT_FREEZE_TIMEOUT + ").")
+  Duration freezeTimeout;
 
-  @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "${env:QUOTAFLOW_HTTP_HOST:-0.0.0.0}",
-      description = "/metrics and /health address (env QUOTAFLOW_HTTP_HOST; default ${DEFAULT-VALUE}).")
+  @Option(names = "--freeze-timeout-ms", paramLabel = "MS", hidden = true,
+      description = "Deprecated: --freeze-timeout in milliseconds.")
+  Long freezeTimeoutMs;
+
+  @Option(names = "--http-port", paramLabel = "PORT",
+      description = "/metrics and /health port (env QUOTAFLOW_ENFORCER_HTTP_PORT, QUOTAFLOW_HTTP_PORT deprecated;"
+          + " default " + DEFAULT_HTTP_PORT + "; 0: any free port).")
+  Integer httpPort;
+
+  @Option(names = "--http-host", paramLabel = "HOST",
+      description = "/metrics and /health address (env QUOTAFLOW_ENFORCER_HTTP_HOST, QUOTAFLOW_HTTP_HOST deprecated;"
+          + " default " + DEFAULT_HTTP_HOST + ").")
   String httpHost;
+
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
+  Environment environment = Environment.system();
+
+  private OpsAddress opsAddress;
 
   /**
    * @throws IllegalArgumentException naming the flag that is missing or wrong
    */
   public Enforcer.Settings settings(String id, Map<String, Object> clientProperties) {
-    if (leaseThawIntervalMs < 0) {
+    Warnings warnings = Warnings.of(command);
+    Duration thawInterval = duration(leaseThawInterval, "--lease-thaw-interval", leaseThawIntervalMs,
+        Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, warnings);
+    Duration timeout = duration(freezeTimeout, "--freeze-timeout", freezeTimeoutMs, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT, warnings);
+    if (thawInterval.isNegative()) {
       throw new IllegalArgumentException("--lease-thaw-interval-ms must be >= 0, was " + leaseThawIntervalMs);
     }
-    if (freezeTimeoutMs <= 0) {
+    if (timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException("--freeze-timeout-ms must be > 0, was " + freezeTimeoutMs);
     }
     Path state = stateFile != null ? stateFile
         : Path.of(System.getProperty("user.home"), ".quotaflow", "enforcer", id + ".json");
-    return new Enforcer.Settings(id, dryRun, state, Duration.ofMillis(leaseThawIntervalMs),
-        Duration.ofMillis(freezeTimeoutMs), clientProperties);
+    return new Enforcer.Settings(id, dryRun, state, thawInterval, timeout, clientProperties);
+  }
+
+  /** The flag, else its deprecated {@code -ms} form (milliseconds) with a warning, else the default. */
+  private static Duration duration(Duration value, String flag, Long deprecatedMs, Duration defaultValue, Warnings warnings) {
+    if (value != null) {
+      return value;
+    }
+    if (deprecatedMs != null) {
+      warnings.deprecatedFlag(flag + "-ms", flag + " " + Durations.format(Duration.ofMillis(deprecatedMs)));
+      return Duration.ofMillis(deprecatedMs);
+    }
+    return defaultValue;
+  }
+
+  // Resolved once: host and port are asked for apart, a deprecated variable is warned about once.
+  private OpsAddress opsAddress() {
+    if (opsAddress == null) {
+      opsAddress = OpsAddress.resolve("enforcer", httpHost, httpPort, new OpsAddress(DEFAULT_HTTP_HOST, DEFAULT_HTTP_PORT),
+          environment, Warnings.of(command), "QUOTAFLOW_HTTP_");
+    }
+    return opsAddress;
   }
 
   public String httpHost() {
-    return httpHost;
+    return opsAddress().host();
   }
 
   public int httpPort() {
-    return httpPort;
+    return opsAddress().port();
   }
 }

@@ -42,12 +42,23 @@ public final class NodeOptions {
    * @throws UsageException when the id given is not a valid one, or none is given and the host name is unusable
    */
   public String node() {
-    if (node == null || node.isBlank()) {
+    return nodeId(node, "--node (or QUOTAFLOW_NODE)");
+  }
+
+  /**
+   * The one node id rule of every node process, the demo's too: {@code given}, else this host's
+   * name up to its first dot, made a valid id.
+   *
+   * @param howToGive what the operator should set when the host name is unusable
+   * @throws UsageException when {@code given} is not a valid id, or none is given and the host name is unusable
+   */
+  public static String nodeId(String given, String howToGive) {
+    if (given == null || given.isBlank()) {
       return NodeName.ofThisHost().orElseThrow(() -> new UsageException(
-          "--node: this host's name is not usable as a node id; give --node (or QUOTAFLOW_NODE)"));
+          "--node: this host's name is not usable as a node id; give " + howToGive));
     }
     try {
-      return Ids.requireValid("node", node.trim());
+      return Ids.requireValid("node", given.trim());
     } catch (Ids.InvalidIdException e) {
       throw new UsageException("--node: " + e.getMessage(), e);
     }

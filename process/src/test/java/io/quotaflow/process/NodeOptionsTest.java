@@ -50,6 +50,9 @@ class NodeOptionsTest {
   void theNodeIsTheFlagOrThisHostsShortName() {
     assertThat(parse("--node", "node-17").node()).isEqualTo("node-17");
     assertThat(parse().node()).isEqualTo(NodeName.ofThisHost().orElseThrow());
+    // The demo's rule too: one default for every node process.
+    assertThat(NodeOptions.nodeId(null, "--node")).isEqualTo(NodeName.ofThisHost().orElseThrow());
+    assertThat(NodeOptions.nodeId(" n1 ", "--node")).isEqualTo("n1");
     assertThatThrownBy(() -> parse("--node", "../etc").node()).isInstanceOf(UsageException.class)
         .hasMessageStartingWith("--node: ");
   }

@@ -40,7 +40,7 @@ class StreamsCommandTest {
     CommandLine line = ProcessCommandLine.of(command).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
     CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> line.execute("--bootstrap", kafka.bootstrapServers(),
         "--registry", kafka.registryUrl(), "--topic-prefix", prefix, "--partitions", "2", "--application-id", prefix + "app",
-        "--state-dir", stateDir.toString(), "--http-host", "127.0.0.1", "--http-port", "0", "--commit-interval-ms", "100"));
+        "--state-dir", stateDir.toString(), "--http-host", "127.0.0.1", "--http-port", "0", "--commit-interval", "100ms"));
     try {
       KafkaWait.until(TIMEOUT, "the streams app to start (out: " + out + ", err: " + err + ")",
           () -> out.toString().contains("advertised as"));

@@ -1,6 +1,9 @@
 package io.quotaflow.streams.topology;
 
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -16,7 +19,53 @@ public final class StreamsConfigFactory {
 
   public static final String DEFAULT_APPLICATION_ID = "quotaflow-streams";
 
+  /**
+   * The settings an operator's {@code --streams-config} may not give, with why: the app sets them
+   * for correctness (exactly-once decisions, the DLQ, the live-state address, serdes from the topic
+   * catalogue), or a flag gives them, so a value has one way in.
+   */
+  public static final Map<String, String> APP_OWNED = ownedSettings();
+
   private StreamsConfigFactory() {}
+
+  private static Map<String, String> ownedSettings() {
+    Map<String, String> owned = new LinkedHashMap<>();
+    String correctness = "is set by the app: ";
+    owned.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, correctness + "each decision is published exactly once (exactly_once_v2)");
+    owned.put(StreamsConfig.APPLICATION_SERVER_CONFIG, correctness + "it is where this instance serves live state; use --advertised-host"
+        + " and --http-port");
+    owned.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, correctness + "every topic's serdes come from the topic catalogue");
+    owned.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, correctness + "every topic's serdes come from the topic catalogue");
+    owned.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, correctness + "poison records go to the catalogue's DLQ topic");
+    owned.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, correctness + "poison records go to the DLQ");
+    owned.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, correctness + "poison records go to the DLQ");
+    owned.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, correctness + "store and changelog names are part of the"
+        + " deployment");
+    owned.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, correctness + "all stores share one memory budget; use --rocksdb-total-bytes");
+    owned.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "has a flag: use --bootstrap");
+    owned.put(StreamsConfig.APPLICATION_ID_CONFIG, "has a flag: use --application-id");
+    owned.put(StreamsConfig.STATE_DIR_CONFIG, "has a flag: use --state-dir");
+    owned.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "has a flag: use --standby-replicas");
+    owned.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, "has a flag: use --threads");
+    owned.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "has a flag: use --commit-interval");
+    owned.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, "has a flag: use --replication-factor");
+    owned.put(BoundedRocksDbConfig.TOTAL_BYTES_CONFIG, "has a flag: use --rocksdb-total-bytes");
+    return Collections.unmodifiableMap(owned);
+  }
+
+  /**
+   * Refuses an operator setting the app owns ({@link #APP_OWNED}).
+   *
+   * @throws IllegalArgumentException naming the first such key and why
+   */
+  public static void requireOperatorSettable(Collection<String> keys) {
+    for (String key : keys) {
+      String why = APP_OWNED.get(key.trim());
+      if (why != null) {
+        throw new IllegalArgumentException(key + " " + why);
+      }
+    }
+  }
 
   /**
    * @param bootstrap Kafka bootstrap servers

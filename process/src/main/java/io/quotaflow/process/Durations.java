@@ -1,20 +1,23 @@
-package io.quotaflow.collector;
+package io.quotaflow.process;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine;
 
 /**
  * Parses durations as operators write them: {@code 1s}, {@code 500ms}, {@code 2m}, ISO {@code PT1S},
- * or a bare number of seconds ({@code 90}), as {@code sleep} and {@code timeout} read one.
+ * or a bare number of seconds ({@code 90}), as {@code sleep} and {@code timeout} read one. Every
+ * time option of every command reads its value with {@link Converter} or {@link Positive}, so one
+ * spelling works everywhere.
  */
-public final class Periods {
+public final class Durations {
 
   private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
 
-  private Periods() {}
+  private Durations() {}
 
   public static Duration parse(String text) {
     String trimmed = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
@@ -49,5 +52,42 @@ public final class Periods {
       return ms / 1000 + "s";
     }
     return ms + "ms";
+  }
+
+  /**
+   * A duration option that may be zero ("no wait"), read by {@link #parse}: picocli reports a bad
+   * value with the option's name before the command starts.
+   */
+  public static class Converter implements CommandLine.ITypeConverter<Duration> {
+
+    @Override
+    public Duration convert(String text) {
+      Duration parsed;
+      try {
+        parsed = parse(text);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+      if (parsed.isNegative()) {
+        throw new CommandLine.TypeConversionException("must not be negative, was " + text);
+      }
+      if (!accepts(parsed)) {
+        throw new CommandLine.TypeConversionException("must be positive, was " + text);
+      }
+      return parsed;
+    }
+
+    boolean accepts(Duration parsed) {
+      return true;
+    }
+  }
+
+  /** A duration option that must be above zero (a period, a timeout). */
+  public static final class Positive extends Converter {
+
+    @Override
+    boolean accepts(Duration parsed) {
+      return !parsed.isZero();
+    }
   }
 }
