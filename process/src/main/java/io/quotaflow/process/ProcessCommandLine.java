@@ -61,8 +61,11 @@ public final class ProcessCommandLine {
     return qualified.equals(PROGRAM) || qualified.startsWith(PROGRAM + " ") ? qualified : PROGRAM + " " + qualified;
   }
 
+  /** The shared codes on every command that does not list its own (simulate adds one). */
   private static void listExitCodes(CommandLine cmd) {
-    cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+    if (cmd.getCommandSpec().usageMessage().exitCodeList().isEmpty()) {
+      cmd.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+    }
     cmd.getSubcommands().values().forEach(ProcessCommandLine::listExitCodes);
   }
 
