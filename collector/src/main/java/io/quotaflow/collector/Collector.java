@@ -101,7 +101,7 @@ public final class Collector implements AutoCloseable {
   }
 
   /**
-   * Opens the cgroups, makes sure the topics exist, registers the schemas, publishes the first
+   * Opens the cgroups, checks that its topics exist (the streams app creates them), registers the schemas, publishes the first
    * {@code NodeStatus} and starts sampling.
    *
    * @param clientProperties Kafka client properties: bootstrap servers, and SASL/TLS if any
@@ -112,7 +112,8 @@ public final class Collector implements AutoCloseable {
     Cgroups cgroups = StartupChecks.openCgroups(settings);
     NodeFacts facts = StartupChecks.readFacts();
     String bootstrap = String.valueOf(clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
-    StartupChecks.createMissingTopics(clientProperties, List.of(topics.samples(), topics.nodes()), bootstrap);
+    // Not created here: the streams app creates every topic, so one place decides partition counts.
+    StartupChecks.requireTopics(clientProperties, List.of(topics.samples().name(), topics.nodes().name()));
     RecordEncoder encoder = new RecordEncoder(topics);
     Outgoing status = StartupChecks.registerSchemas(encoder, new SampleBuilder(settings.node()), facts, cgroups);
     Producer<String, byte[]> producer = StartupChecks.newProducer(clientProperties, settings.node(), bootstrap);

@@ -2,7 +2,7 @@ package io.quotaflow.collector;
 
 import io.quotaflow.process.Durations;
 import io.quotaflow.cgroups.CgroupConfig;
-import io.quotaflow.process.ConnectionOptions;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.Environment;
 import io.quotaflow.process.NodeOptions;
 import io.quotaflow.process.OpsAddress;
@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
 public final class CollectorCommand implements Callable<Integer> {
 
   @Mixin
-  ConnectionOptions connection;
+  ClusterConnection connection;
 
   @Mixin
   NodeOptions node;

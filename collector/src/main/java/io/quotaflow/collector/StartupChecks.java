@@ -3,21 +3,16 @@ package io.quotaflow.collector;
 import io.quotaflow.cgroups.CgroupException;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
+import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.ProcessException;
-import io.quotaflow.schemas.Topic;
-import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,15 +52,11 @@ final class StartupChecks {
     }
   }
 
-  static void createMissingTopics(Map<String, Object> clientProperties, List<Topic<?, ?>> topics,
-      String bootstrap) {
-    Map<String, Object> props = new HashMap<>(clientProperties);
-    props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis() - 5_000);
-    props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) START_TIMEOUT.toMillis());
-    try (Admin admin = Admin.create(props)) {
-      TopicAdmin.createMissing(admin, topics, Optional.empty());
-    } catch (IllegalStateException | KafkaException e) {
-      throw new CollectorException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
+  static void requireTopics(Map<String, Object> clientProperties, List<String> names) {
+    try {
+      ClusterConnection.requireTopics(clientProperties, names);
+    } catch (ProcessException e) {
+      throw new CollectorException(e.getMessage(), e.getCause());
     }
   }
 

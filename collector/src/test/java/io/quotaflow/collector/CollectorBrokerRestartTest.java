@@ -69,6 +69,8 @@ class CollectorBrokerRestartTest {
       CollectorMetrics[] metricsOut) {
     KafkaEnv own = new KafkaEnv(broker.bootstrapServers(), shared.registryUrl());
     Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("restart"), 2, true), shared.registryClient());
+    TestTopics.create(own, topics.samples());
+    TestTopics.create(own, topics.nodes());
     CollectorSettings settings = CollectorSettings.defaults("node-r", sandbox.config()).withPeriod(PERIOD)
         .withBufferCapacity(bufferCapacity).withOps("127.0.0.1", 0);
     try (Collector collector = Collector.start(settings, own.clientConfig(), topics)) {

@@ -55,7 +55,11 @@ class CollectorKafkaTest {
   }
 
   static Topics topics(KafkaEnv kafka) {
-    return Topics.create(new Topics.Settings(TestTopics.uniquePrefix("collector"), PARTITIONS, true), kafka.registryClient());
+    Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("collector"), PARTITIONS, true), kafka.registryClient());
+    // The streams app creates the topics; the collector only checks they are there.
+    TestTopics.create(kafka, topics.samples());
+    TestTopics.create(kafka, topics.nodes());
+    return topics;
   }
 
   CollectorSettings settings(String node) {

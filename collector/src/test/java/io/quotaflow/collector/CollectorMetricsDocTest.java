@@ -35,6 +35,8 @@ class CollectorMetricsDocTest {
     CgroupConfig cgroups = new CgroupConfig(tree.root, CgroupLayout.V2, CgroupParent.at("/qf"));
     Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("collector-metrics"), 3, true),
         kafka.registryClient());
+    TestTopics.create(kafka, topics.samples());
+    TestTopics.create(kafka, topics.nodes());
     CollectorSettings settings = CollectorSettings.defaults("node-metrics", cgroups)
         .withPeriod(Duration.ofMillis(200)).withOps("127.0.0.1", 0);
     try (Collector collector = Collector.start(settings, kafka.clientConfig(), topics)) {

@@ -31,7 +31,10 @@ class CollectorStartFailureTest {
   }
 
   static Topics topics(KafkaEnv kafka) {
-    return Topics.create(new Topics.Settings(TestTopics.uniquePrefix("failure"), 1, true), kafka.registryClient());
+    Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("failure"), 1, true), kafka.registryClient());
+    TestTopics.create(kafka, topics.samples());
+    TestTopics.create(kafka, topics.nodes());
+    return topics;
   }
 
   static CollectorSettings settings(CgroupConfig cgroups) {
@@ -57,10 +60,25 @@ class CollectorStartFailureTest {
   }
 
   @Test
+  void aMissingTopicIsNamedNotCreated(KafkaEnv kafka) throws Exception {
+    Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("failure"), 1, true), kafka.registryClient());
+    TestTopics.create(kafka, topics.nodes());
+    assertThatThrownBy(() -> Collector.start(settings(untouchedCgroups()), kafka.clientConfig(), topics))
+        .isInstanceOf(CollectorException.class)
+        .hasMessage("no topic " + topics.samples().name() + " on " + kafka.bootstrapServers()
+            + "; is --topic-prefix right? (topics are created by quotaflow streams)");
+    try (var admin = kafka.admin()) {
+      assertThat(admin.listTopics().names().get()).doesNotContain(topics.samples().name());
+    }
+  }
+
+  @Test
   void anUnreachableRegistryIsNamed(KafkaEnv kafka) {
     String nobody = "http://127.0.0.1:" + Ports.free("127.0.0.1");
     Topics topics = Topics.create(new Topics.Settings(TestTopics.uniquePrefix("failure"), 1, true),
         SchemaRegistryClients.create(Map.of(RegistryClientConfig.URL, nobody, RegistryClientConfig.MAX_RETRIES, "1")));
+    TestTopics.create(kafka, topics.samples());
+    TestTopics.create(kafka, topics.nodes());
     assertThatThrownBy(() -> Collector.start(settings(untouchedCgroups()), kafka.clientConfig(), topics))
         .isInstanceOf(CollectorException.class)
         .hasMessageStartingWith("cannot reach the schema registry: ")

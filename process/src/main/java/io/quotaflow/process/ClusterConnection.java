@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -207,8 +208,20 @@ public class ClusterConnection {
    */
   public Topics topicsThatExist(SchemaRegistryClient registry, Function<Topics, Topic<?, ?>> needed) {
     Topics topics = topics(registry);
-    String name = needed.apply(topics).name();
-    Map<String, Object> props = clientProperties();
+    requireTopics(clientProperties(), List.of(needed.apply(topics).name()));
+    return topics;
+  }
+
+  /**
+   * Fails, naming the first missing topic and the likely mistake, unless every topic named is on the
+   * broker. Only {@code quotaflow streams} creates topics (and so decides their partition counts):
+   * the operator tools and the collector check with this instead.
+   *
+   * @throws ProcessException when a topic is missing or the broker cannot be reached within 15 s
+   */
+  public static void requireTopics(Map<String, Object> clientProperties, List<String> names) {
+    Object bootstrap = clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    Map<String, Object> props = new HashMap<>(clientProperties);
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
     Set<String> existing;
@@ -216,14 +229,15 @@ public class ClusterConnection {
       existing = admin.listTopics().names().get(15, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ProcessException("interrupted while listing the topics at " + bootstrap(), e);
-    } catch (ExecutionException | TimeoutException | KafkaException e) {
-      throw new ProcessException("cannot reach Kafka at " + bootstrap() + ": " + ProcessException.rootMessage(e), e);
+      throw new ProcessException("interrupted while listing the topics at " + bootstrap, e);
+    } catch (ExecutionException | TimeoutException | IllegalStateException | KafkaException e) {
+      throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
     }
-    if (!existing.contains(name)) {
-      throw new ProcessException(noTopic(name, bootstrap()));
+    for (String name : names) {
+      if (!existing.contains(name)) {
+        throw new ProcessException(noTopic(name, bootstrap));
+      }
     }
-    return topics;
   }
 
   /** What an operator tool says of a missing topic: the likely mistake, and who creates topics. */
