@@ -29,8 +29,8 @@ import picocli.CommandLine.Option;
     name = "collector",
     mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = {
-        "Sample the cgroups of this node's tasks every period and publish CgroupSample records,",
-        "a GONE sample when a group disappears, and NodeStatus at start and every minute.",
+        "Sample this node's task cgroups every period and publish a CgroupSample for each.",
+        "Also a GONE sample when a group disappears, and NodeStatus at start and every minute.",
         "While the broker is away, samples wait in a bounded buffer (the oldest are dropped when it is full).",
         "Serves /metrics and /health. See docs/collector.md."})
 public final class CollectorCommand implements Callable<Integer> {

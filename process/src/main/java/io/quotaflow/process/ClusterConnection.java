@@ -226,7 +226,8 @@ public class ClusterConnection {
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
     Set<String> existing;
     try (Admin admin = Admin.create(props)) {
-      existing = admin.listTopics().names().get(15, TimeUnit.SECONDS);
+      // Longer than the admin's own 15 s, so its reason (no node assignment, auth…) is the one reported.
+      existing = admin.listTopics().names().get(20, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new ProcessException("interrupted while listing the topics at " + bootstrap, e);

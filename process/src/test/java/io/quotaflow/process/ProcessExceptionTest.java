@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class ProcessExceptionTest {
@@ -22,5 +24,14 @@ class ProcessExceptionTest {
     assertThat(ProcessException.rootMessage(new IllegalStateException("failed", new NullPointerException())))
         .isEqualTo("failed");
     assertThat(ProcessException.rootMessage(new IllegalStateException("alone"))).isEqualTo("alone");
+  }
+
+  @Test
+  void aFuturesWrapperGivesWayToItsCauseAndAWaitThatTimedOutSaysSo() {
+    Exception kafka = new IllegalStateException("Timed out waiting for a node assignment. Call: listTopics");
+    assertThat(ProcessException.rootMessage(new ExecutionException(kafka)))
+        .isEqualTo("Timed out waiting for a node assignment. Call: listTopics");
+    assertThat(ProcessException.rootMessage(new TimeoutException())).isEqualTo("timed out");
+    assertThat(ProcessException.rootMessage(new IllegalStateException((String) null))).isEqualTo("IllegalStateException");
   }
 }
