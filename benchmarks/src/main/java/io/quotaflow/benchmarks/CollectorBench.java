@@ -5,9 +5,12 @@ import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.collector.CollectorMain;
 import io.quotaflow.collector.CollectorSettings;
-import io.quotaflow.process.Durations;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.embedded.Ports;
+import io.quotaflow.process.Durations;
+import io.quotaflow.schemas.TopicAdmin;
+import io.quotaflow.schemas.Topics;
+import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -21,9 +24,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -103,6 +109,7 @@ public final class CollectorBench implements Callable<Integer> {
           jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions));
       out.flush();
       int opsPort = Ports.free("127.0.0.1");
+      createTopics(pair, topicPrefix(parentName));
       Process child = startCollector(pair, parentName, periodTime, opsPort, log);
       try {
         Metrics metrics = new Metrics(URI.create("http://127.0.0.1:" + opsPort + "/metrics"));
@@ -134,10 +141,22 @@ public final class CollectorBench implements Callable<Integer> {
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), CollectorMain.class.getName(),
         "--node", "bench", "--parent", parentName, "--layout", tree.layout, "--cgroup-root", tree.cgroupRoot.toString(),
         "--period", Durations.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
-        "--topic-prefix", "bench-" + parentName + ".", "--partitions", "1", "--http-host", "127.0.0.1",
+        "--topic-prefix", topicPrefix(parentName), "--http-host", "127.0.0.1",
         "--http-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
     // The child starts in this JVM's cgroups, so "--parent NAME" resolves to the same parent here and there.
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  private static String topicPrefix(String parentName) {
+    return "bench-" + parentName + ".";
+  }
+
+  /** The collector's two topics, one partition each: in a deployment the streams app creates them. */
+  private static void createTopics(EmbeddedPair pair, String prefix) {
+    Topics topics = Topics.create(new Topics.Settings(prefix, 1, true), SchemaRegistryClients.create(pair.registryUrl()));
+    try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers()))) {
+      TopicAdmin.createMissing(admin, List.of(topics.samples(), topics.nodes()), Optional.empty());
+    }
   }
 
   private void awaitSampling(Process child, Metrics metrics, Path log) throws Exception {
