@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
  * {@link StreamsMain} run this same command.
  */
 @Command(name = "streams", mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
-    description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU decisions and pool state out.")
+    description = "Run the Kafka Streams decision app: samples, specs and configs in; CPU and freeze decisions and pool state out.")
 public final class StreamsCommand implements Callable<Integer> {
 
   static final int DEFAULT_HTTP_PORT = 9401;

@@ -26,7 +26,7 @@ public record DemoTask(String name, Workload.Shape shape, double ncpus, String p
   }
 
   /**
-   * 64 MiB normal, 160 MiB peak, up and down in steps of 32 MiB a second, 10 s at the peak. The
+   * 64 MiB normal, 160 MiB peak, up and down in steps of 32 MiB a second, 11 s at the peak. The
    * climbs start 25, 30 and 35 s after the workloads do (the pipeline is ready after about 20 s), so
    * the first one takes the node's single peak slot, the second and third cross 1.1 × normal
    * while it holds it and wait frozen, queued in that order, and are thawed one after the other as
