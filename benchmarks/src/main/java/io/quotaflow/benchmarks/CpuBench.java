@@ -60,8 +60,8 @@ import picocli.CommandLine.Option;
     name = "cpu",
     mixinStandardHelpOptions = true,
     description = {
-        "The streams app's sustained samples/s and sample → decision latency on N nodes × M synthetic tasks,",
-        "with the raw producer → consumer baseline of the same records (see docs/benchmarks.md)."})
+        "The streams app's sustained samples/s and sample → decision latency on N nodes × M synthetic tasks.",
+        "Also the raw producer → consumer baseline of the same records (see docs/benchmarks.md)."})
 public final class CpuBench implements Callable<Integer> {
 
   /** The feed keeps a few arrays per task in this JVM next to the broker and the app. */

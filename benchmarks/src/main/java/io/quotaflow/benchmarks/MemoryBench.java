@@ -18,8 +18,8 @@ import picocli.CommandLine.Option;
     name = "memory",
     mixinStandardHelpOptions = true,
     description = {
-        "Seed 004's memory experiment on the real PeakGate: six poorly behaved tasks on a 4500 MB node, gated OFF,",
-        "COUNT and BUDGET, at several control delays. Prints node memory and task slowdown; writes SVG charts."
+        "Seed 004's memory experiment on the real PeakGate, gated OFF, COUNT and BUDGET, at several control delays.",
+        "Six poorly behaved tasks on a 4500 MB node. Prints node memory and task slowdown; writes SVG charts."
     })
 public final class MemoryBench implements Callable<Integer> {
 

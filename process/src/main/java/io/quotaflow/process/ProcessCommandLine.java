@@ -9,7 +9,8 @@ import picocli.CommandLine;
  * How a Quotaflow command line runs, the same for each process's own {@code main} and for the
  * {@code quotaflow} command. Exit codes ({@link #EXIT_CODES}, listed in every command's help):
  * <ul>
- *   <li>0: done, or stopped when asked (Ctrl-C, SIGTERM);</li>
+ *   <li>0: done (a process stopped by Ctrl-C or SIGTERM exits 130 or 143, the JVM's 128 + signal,
+ *       once its graceful stop is over);</li>
  *   <li>1: a runtime failure, printed as one line ({@link ProcessException});</li>
  *   <li>2: a usage error: a flag picocli cannot parse (with the usage help), or a value that cannot
  *       be used, printed as one line ({@link UsageException}).</li>
@@ -71,7 +72,7 @@ public final class ProcessCommandLine {
 
   private static Map<String, String> exitCodes() {
     Map<String, String> codes = new LinkedHashMap<>();
-    codes.put(" " + OK, "done, or stopped when asked (Ctrl-C, SIGTERM)");
+    codes.put(" " + OK, "done (stopped by Ctrl-C or SIGTERM: 130 or 143, after the graceful stop)");
     codes.put(" " + FAILURE, "runtime failure (Kafka, the registry or a file cannot be used), printed as one line");
     codes.put(" " + USAGE, "usage error (an unknown flag or field, a value of the wrong type or out of range); nothing was done");
     return Collections.unmodifiableMap(codes);
