@@ -22,6 +22,7 @@ import picocli.CommandLine;
     subcommands = {
         DemoCommand.class,
         BrokerCommand.class,
+        RegistryCommand.class,
         CollectorCommand.class,
         StreamsCommand.class,
         EnforcerCommand.class,
@@ -31,6 +32,7 @@ import picocli.CommandLine;
         ProfileCommand.class,
         SimulateCommand.class,
         BenchCommand.class,
+        HealthCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class QuotaflowCli implements Runnable {
