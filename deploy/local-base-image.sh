@@ -24,6 +24,10 @@ import() {
     || { tail -20 /tmp/debootstrap-$$.log; exit 1; }
   # Keep the image small: the package cache and lists are not needed at run time.
   rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/*
+  # Prometheus runs as nobody and writes /prometheus; a volume mounted there takes this ownership.
+  if [ "$name" = quotaflow-local/prometheus ]; then
+    mkdir -p "$dir/prometheus" && chown 65534:65534 "$dir/prometheus"
+  fi
   tar -C "$dir" -c . | docker import "$@" - "$name"
   rm -rf "$dir"; trap - EXIT
   echo "$name imported"
