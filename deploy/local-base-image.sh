@@ -37,7 +37,8 @@ import quotaflow-local/jre:17 openjdk-17-jre-headless,ca-certificates \
   -c 'ENV LANG=C.UTF-8' -c 'CMD ["/bin/sh"]'
 if [ "${1:-}" = prometheus ]; then
   # Debian's prometheus package; the paths match prom/prometheus's so one config serves both.
-  import quotaflow-local/prometheus prometheus \
+  # wget for the health check, as prom/prometheus has (busybox).
+  import quotaflow-local/prometheus prometheus,wget \
     -c 'USER nobody' -c 'EXPOSE 9090' \
     -c 'ENTRYPOINT ["/usr/bin/prometheus"]' \
     -c 'CMD ["--config.file=/etc/prometheus/prometheus.yml","--storage.tsdb.path=/prometheus"]'
