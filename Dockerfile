@@ -7,7 +7,7 @@
 # here must be swappable for an image imported locally (deploy/local-base-image.sh, for machines
 # that reach no container registry), and a Dockerfile builds on whatever the local engine has:
 #   docker build --build-arg BASE_IMAGE=quotaflow-local/jre:17 -t quotaflow:dev .
-# The base needs a Java 17 runtime on the PATH, /bin/sh and useradd (eclipse-temurin has all three).
+# The base needs a Java 17 runtime on the PATH, /bin/sh, bash and useradd (eclipse-temurin has all three).
 ARG BASE_IMAGE=eclipse-temurin:17-jre
 FROM ${BASE_IMAGE}
 
@@ -19,7 +19,7 @@ RUN useradd --system --uid 10001 --home-dir /var/lib/quotaflow --create-home --s
  && chown -R quotaflow /var/lib/quotaflow
 
 COPY cli/target/quotaflow.jar /opt/quotaflow/quotaflow.jar
-COPY deploy/image/quotaflow /usr/local/bin/quotaflow
+COPY deploy/image/quotaflow deploy/image/quotaflow-health /usr/local/bin/
 
 # /metrics and /health: streams 9401, collector 9102, enforcer 9403; the registry (quotaflow
 # registry, quotaflow broker) 8081 and Kafka (quotaflow broker) 9092.
@@ -28,8 +28,8 @@ EXPOSE 9401 9102 9403 8081 9092
 USER quotaflow
 WORKDIR /var/lib/quotaflow
 # The default command is the streams app's, so the default check is its /health; compose gives each
-# service its own URL. `quotaflow health` because the base need not have curl or wget.
-HEALTHCHECK --interval=10s --timeout=10s --start-period=60s --retries=3 \
-  CMD ["quotaflow", "health", "--url", "http://localhost:9401/health"]
+# service its own port. quotaflow-health: no curl in the base, and a JVM per check is too costly.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["quotaflow-health", "9401"]
 ENTRYPOINT ["quotaflow"]
 CMD ["streams"]

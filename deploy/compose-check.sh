@@ -149,7 +149,10 @@ if [ -n "${SCREENSHOTS:-}" ]; then
       --screenshot="$1" --window-size=1400,900 "$2" >/dev/null 2>&1
     rm -rf "$profile"; say "screenshot $1"
   }
-  shot "$SCREENSHOTS/prometheus-targets.png" "$PROM/targets"
+  # Debian's Prometheus serves only the classic UI, where the targets page is /classic/targets.
+  targets=$PROM/targets
+  [ "$(curl -s -o /dev/null -w '%{http_code}' "$targets")" = 200 ] || targets=$PROM/classic/targets
+  shot "$SCREENSHOTS/prometheus-targets.png" "$targets"
   shot "$SCREENSHOTS/prometheus-decisions-rate.png" \
     "$PROM/graph?g0.expr=sum%20by%20(instance)%20(rate(quotaflow_streams_decisions_total%5B1m%5D))&g0.tab=0&g0.range_input=10m"
 fi

@@ -32,7 +32,6 @@ import picocli.CommandLine;
         ProfileCommand.class,
         SimulateCommand.class,
         BenchCommand.class,
-        HealthCommand.class,
         CommandLine.HelpCommand.class,
     })
 public final class QuotaflowCli implements Runnable {
