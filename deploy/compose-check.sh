@@ -129,8 +129,9 @@ await "samples flow" 120 samples_flow
 
 before=$(cat "$SHARES_FILE")
 say "setting the spec: quotaflow spec set $NODE/$TASK ncpus=0.5"
-"${COMPOSE[@]}" exec -T streams quotaflow cluster set enforcement=ON
-"${COMPOSE[@]}" exec -T streams quotaflow spec set "$NODE/$TASK" ncpus=0.5 pool=default
+# The tools print the record written, then where; the last line is enough here.
+"${COMPOSE[@]}" exec -T streams quotaflow cluster set enforcement=ON | tail -1
+"${COMPOSE[@]}" exec -T streams quotaflow spec set "$NODE/$TASK" ncpus=0.5 pool=default | tail -1
 decisions_made() { local n; n=$(query 'sum(quotaflow_streams_decisions_total)'); [ "${n%.*}" -gt 0 ] && say "decisions published: $n"; }
 await "decisions are made" 120 decisions_made
 shares_written() { local now; now=$(cat "$SHARES_FILE"); [ "$now" != "$before" ] && say "cpu.shares of $PARENT/$TASK on the host: $before -> $now (written by the enforcer container)"; }
