@@ -26,6 +26,8 @@ class ComposeStackIT {
   void theStackComesUpGovernsAHostCgroupAndLeavesNothing() throws Exception {
     ExternalCommand.Result result = ExternalCommand.run(Path.of(".."), Duration.ofMinutes(20),
         List.of("env", "SKIP_PACKAGE=1", "deploy/compose-check.sh"));
+    // The script's report (time to healthy, what was checked) goes to the test's output file.
+    System.out.println(result.stdout());
     assumeTrue(result.exitCode() != NO_ENGINE, () -> "skipped: " + result.stdout().strip());
     assertThat(result.exitCode()).as(result.describe()).isZero();
     assertThat(result.stdout())
