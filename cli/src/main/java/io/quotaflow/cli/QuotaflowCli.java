@@ -22,6 +22,7 @@ import picocli.CommandLine;
     subcommands = {
         DemoCommand.class,
         BrokerCommand.class,
+        RegistryCommand.class,
         CollectorCommand.class,
         StreamsCommand.class,
         EnforcerCommand.class,
