@@ -45,6 +45,11 @@ public final class BrokerCommand implements Callable<Integer> {
       description = "Host name or address both listen on and advertise (default: ${DEFAULT-VALUE}).")
   String host;
 
+  @Option(names = "--advertised-host", paramLabel = "HOST",
+      description = "Host name clients are told to connect to, when not --host: e.g. with --host 0.0.0.0 in a container, "
+          + "the service name or the host whose port is mapped to --port (default: --host).")
+  String advertisedHost;
+
   @Option(names = "--data-dir", paramLabel = "DIR",
       description = "Keep the broker's data (topics, offsets, the registry's _schemas topic) here across runs; "
           + "formatted on first use.")
@@ -65,7 +70,7 @@ public final class BrokerCommand implements Callable<Integer> {
       int kafkaPort = choosePort(host, "--port", port, DEFAULT_KAFKA_PORT, err);
       int httpPort = choosePort(host, "--registry-port", registryPort, DEFAULT_REGISTRY_PORT, err);
       BrokerSettings broker = BrokerSettings.defaults().withHost(host).withPort(kafkaPort)
-          .withControllerPort(controllerPort).withDataDir(dataDir);
+          .withControllerPort(controllerPort).withDataDir(dataDir).withAdvertisedHost(advertisedHost);
       try (EmbeddedPair pair = EmbeddedPair.start(broker,
           registry -> registry.withHost(host).withPort(httpPort).withBasicAuth(registryBasicAuth))) {
         printAddresses(out, pair);

@@ -15,15 +15,17 @@ final class BrokerProperties {
 
   private BrokerProperties() {}
 
-  static Properties singleNode(Path dataDir, String host, int port, int controllerPort, Map<String, String> overrides) {
+  static Properties singleNode(Path dataDir, String host, String advertisedHost, int port, int controllerPort,
+      Map<String, String> overrides) {
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
     // A static voter set (not a dynamic quorum): the voter's port comes from the config on every
-    // start, so a restart on other ports keeps working with the same data directory.
-    props.put("controller.quorum.voters", NODE_ID + "@" + host + ":" + controllerPort);
+    // start, so a restart on other ports keeps working with the same data directory. The voter is
+    // named by the advertised host: Kafka refuses a wildcard bind address (0.0.0.0) as a voter.
+    props.put("controller.quorum.voters", NODE_ID + "@" + advertisedHost + ":" + controllerPort);
     props.put("listeners", CLIENT_LISTENER + "://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
-    props.put("advertised.listeners", CLIENT_LISTENER + "://" + host + ":" + port);
+    props.put("advertised.listeners", CLIENT_LISTENER + "://" + advertisedHost + ":" + port);
     props.put("controller.listener.names", CONTROLLER_LISTENER);
     props.put("inter.broker.listener.name", CLIENT_LISTENER);
     props.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");

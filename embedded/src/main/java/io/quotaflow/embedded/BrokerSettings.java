@@ -8,16 +8,23 @@ import java.util.Map;
  *
  * @param dataDir where the broker keeps its logs and metadata; formatted on first use and reused
  *     afterwards, so topics and offsets survive a restart. Null: a temporary directory, deleted on close
- * @param host the host the listeners bind to and advertise
+ * @param host the host the listeners bind to (and advertise, unless {@code advertisedHost} is given)
+ * @param advertisedHost the host clients are told to connect to, when it differs from the bound one: a
+ *     broker bound to {@code 0.0.0.0} in a container is reached through a name or a mapped port
+ *     outside it. Null: {@code host}
  * @param port the client (PLAINTEXT) port; 0 picks a free one
  * @param controllerPort the KRaft controller port; 0 picks a free one
  * @param overrides broker properties that win over the single-node defaults
  */
-public record BrokerSettings(Path dataDir, String host, int port, int controllerPort, Map<String, String> overrides) {
+public record BrokerSettings(Path dataDir, String host, String advertisedHost, int port, int controllerPort,
+    Map<String, String> overrides) {
 
   public BrokerSettings {
     if (host == null || host.isBlank()) {
       throw new IllegalArgumentException("broker host must not be blank");
+    }
+    if (advertisedHost != null && advertisedHost.isBlank()) {
+      throw new IllegalArgumentException("broker advertised host must not be blank (null: the bound host)");
     }
     requirePort("broker port", port);
     requirePort("controller port", controllerPort);
@@ -29,27 +36,36 @@ public record BrokerSettings(Path dataDir, String host, int port, int controller
 
   /** A temporary data directory, localhost, free ports. */
   public static BrokerSettings defaults() {
-    return new BrokerSettings(null, "localhost", 0, 0, Map.of());
+    return new BrokerSettings(null, "localhost", null, 0, 0, Map.of());
   }
 
   public BrokerSettings withDataDir(Path dir) {
-    return new BrokerSettings(dir, host, port, controllerPort, overrides);
+    return new BrokerSettings(dir, host, advertisedHost, port, controllerPort, overrides);
   }
 
   public BrokerSettings withHost(String newHost) {
-    return new BrokerSettings(dataDir, newHost, port, controllerPort, overrides);
+    return new BrokerSettings(dataDir, newHost, advertisedHost, port, controllerPort, overrides);
+  }
+
+  public BrokerSettings withAdvertisedHost(String newAdvertisedHost) {
+    return new BrokerSettings(dataDir, host, newAdvertisedHost, port, controllerPort, overrides);
+  }
+
+  /** The host clients connect to: the advertised one when given, else the bound one. */
+  public String clientHost() {
+    return advertisedHost != null ? advertisedHost : host;
   }
 
   public BrokerSettings withPort(int newPort) {
-    return new BrokerSettings(dataDir, host, newPort, controllerPort, overrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, newPort, controllerPort, overrides);
   }
 
   public BrokerSettings withControllerPort(int newPort) {
-    return new BrokerSettings(dataDir, host, port, newPort, overrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, port, newPort, overrides);
   }
 
   public BrokerSettings withOverrides(Map<String, String> newOverrides) {
-    return new BrokerSettings(dataDir, host, port, controllerPort, newOverrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, port, controllerPort, newOverrides);
   }
 
   private static void requirePort(String what, int port) {

@@ -91,7 +91,8 @@ public final class EmbeddedKafka implements AutoCloseable {
 
   private static EmbeddedKafka startOn(BrokerSettings settings, Path dir, boolean temporary, int port, int controllerPort,
       long startedNanos) {
-    Properties props = BrokerProperties.singleNode(dir, settings.host(), port, controllerPort, settings.overrides());
+    Properties props = BrokerProperties.singleNode(dir, settings.host(), settings.clientHost(), port, controllerPort,
+        settings.overrides());
     KafkaConfig config = KafkaConfig.fromProps(props, false);
     boolean formatNow = !KraftStorage.isFormatted(dir);
     String clusterId;
@@ -105,7 +106,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
     try {
       server.startup();
-      BrokerReadiness.await(settings.host() + ":" + port, READY_TIMEOUT);
+      BrokerReadiness.await(settings.clientHost() + ":" + port, READY_TIMEOUT);
     } catch (RuntimeException e) {
       stop(server);
       throw new IllegalStateException("embedded Kafka broker on " + settings.host() + ":" + port + " (data " + dir
@@ -114,7 +115,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
     LOG.info("Kafka broker ready on {}:{} in {} ms (cluster {}, data {}{})", settings.host(), port, took.toMillis(),
         clusterId, dir, formatNow ? ", formatted now" : "");
-    return new EmbeddedKafka(server, dir, temporary, settings.host(), port, clusterId, formatNow, took);
+    return new EmbeddedKafka(server, dir, temporary, settings.clientHost(), port, clusterId, formatNow, took);
   }
 
   /** {@code host:port} of the client listener, for {@code bootstrap.servers}. */

@@ -1,5 +1,7 @@
 package io.quotaflow.testharness;
 
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -21,9 +23,26 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * {@link HarnessSource}: {@code QUOTAFLOW_TEST_BOOTSTRAP}, {@code QUOTAFLOW_TEST_REGISTRY},
  * {@code QUOTAFLOW_TEST_KAFKA}). Because the pair is shared, tests use their own topics
  * ({@link TestTopics}) and consumer groups, and wait with {@link KafkaWait}.
+ *
+ * <p>With {@code QUOTAFLOW_TEST_KAFKA=testcontainers} and {@code QUOTAFLOW_TEST_WITHOUT_DOCKER=skip},
+ * the tests are skipped, with the reason, where no Docker engine or no image is there (a machine
+ * without Docker is not a failure of the code under test); without {@code skip} they fail saying why.
  */
-public final class KafkaHarness implements ParameterResolver {
+public final class KafkaHarness implements ParameterResolver, ExecutionCondition {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KafkaHarness.class);
+
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+    if (HarnessSource.fromEnvironment(System.getenv()) instanceof HarnessSource.Container wanted
+        && wanted.skipWithoutDocker()) {
+      var reason = DockerReadiness.whyNot(wanted.image());
+      if (reason.isPresent()) {
+        return ConditionEvaluationResult.disabled(HarnessSource.MODE + "=testcontainers skipped (" + HarnessSource.WITHOUT_DOCKER
+            + "=skip): " + reason.get());
+      }
+    }
+    return ConditionEvaluationResult.enabled("the harness can give this test Kafka");
+  }
 
   @Override
   public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {

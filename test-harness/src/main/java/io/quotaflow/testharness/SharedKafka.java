@@ -6,23 +6,33 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pair every test of one JVM shares, kept in JUnit's root store, which closes it when the
- * whole run ends. An external pair is only pointed at, never closed.
+ * whole run ends: the embedded pair is closed, the container stopped and removed; an external pair
+ * is only pointed at, never closed.
  */
 final class SharedKafka implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(SharedKafka.class);
 
   private final KafkaEnv env;
-  private final EmbeddedPair embedded;
+  /** What {@link #close} stops: the embedded pair, the container, or nothing for an external pair. */
+  private final AutoCloseable owned;
 
-  private SharedKafka(KafkaEnv env, EmbeddedPair embedded) {
+  private SharedKafka(KafkaEnv env, AutoCloseable owned) {
     this.env = env;
-    this.embedded = embedded;
+    this.owned = owned;
   }
 
   static SharedKafka start(HarnessSource source) {
     if (source instanceof HarnessSource.External external) {
       LOG.info("Tests use the external Kafka at {} and registry at {}", external.bootstrapServers(), external.registryUrl());
       return new SharedKafka(new KafkaEnv(external.bootstrapServers(), external.registryUrl()), null);
+    }
+    if (source instanceof HarnessSource.Container wanted) {
+      long started = System.nanoTime();
+      BrokerContainer container = BrokerContainer.start(wanted.image());
+      LOG.info("Tests use Kafka at {} and registry at {} in container {} of {} (started in {} ms)",
+          container.env().bootstrapServers(), container.env().registryUrl(), container.containerId(), wanted.image(),
+          (System.nanoTime() - started) / 1_000_000);
+      return new SharedKafka(container.env(), container);
     }
     EmbeddedPair pair = EmbeddedPair.start();
     LOG.info("Tests use the embedded Kafka at {} (started in {} ms) and registry at {}", pair.bootstrapServers(),
@@ -35,9 +45,9 @@ final class SharedKafka implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    if (embedded != null) {
-      embedded.close();
+  public void close() throws Exception {
+    if (owned != null) {
+      owned.close();
     }
   }
 }

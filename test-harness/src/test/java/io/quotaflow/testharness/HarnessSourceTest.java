@@ -32,12 +32,20 @@ class HarnessSourceTest {
   }
 
   @Test
-  void testcontainersFailsFastSayingWhy() {
-    assertThatThrownBy(() -> HarnessSource.fromEnvironment(Map.of("QUOTAFLOW_TEST_KAFKA", "testcontainers")))
+  void testcontainersMeansTheProjectsImageAndFailsWithoutDockerUnlessToldToSkip() {
+    assertThat(HarnessSource.fromEnvironment(Map.of("QUOTAFLOW_TEST_KAFKA", "testcontainers")))
+        .isEqualTo(new HarnessSource.Container("quotaflow:dev", false));
+    assertThat(HarnessSource.fromEnvironment(Map.of("QUOTAFLOW_TEST_KAFKA", "testcontainers",
+        "QUOTAFLOW_TEST_IMAGE", "registry.example/quotaflow:1.2", "QUOTAFLOW_TEST_WITHOUT_DOCKER", "skip")))
+        .isEqualTo(new HarnessSource.Container("registry.example/quotaflow:1.2", true));
+  }
+
+  @Test
+  void anUnknownWithoutDockerChoiceIsRefused() {
+    assertThatThrownBy(() -> HarnessSource.fromEnvironment(Map.of("QUOTAFLOW_TEST_KAFKA", "testcontainers",
+        "QUOTAFLOW_TEST_WITHOUT_DOCKER", "ignore")))
         .isInstanceOf(ExtensionConfigurationException.class)
-        .hasMessageContaining("no Testcontainers dependency")
-        .hasMessageContaining("no Docker engine")
-        .hasMessageContaining("Unset QUOTAFLOW_TEST_KAFKA");
+        .hasMessageContaining("fail").hasMessageContaining("skip");
   }
 
   @Test
