@@ -7,6 +7,7 @@ import io.quotaflow.process.Warnings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -24,8 +25,9 @@ public final class EnforcerOptions {
   static final String DEFAULT_LEASE_THAW_INTERVAL = "5s";
   static final String DEFAULT_FREEZE_TIMEOUT = "10s";
 
-  @Option(names = "--dry-run",
-      description = "Never write a cgroup value, whatever the cluster's enforcement says: report DRY_RUN instead.")
+  @Option(names = "--dry-run", defaultValue = "${env:QUOTAFLOW_ENFORCER_DRY_RUN:-false}",
+      description = "Never write a cgroup value, whatever the cluster's enforcement says: report DRY_RUN instead"
+          + " (env QUOTAFLOW_ENFORCER_DRY_RUN=true).")
   boolean dryRun;
 
   @Option(names = "--state-file", paramLabel = "FILE", defaultValue = "${env:QUOTAFLOW_ENFORCER_STATE_FILE}",
@@ -35,7 +37,7 @@ public final class EnforcerOptions {
 
   @Option(names = "--lease-thaw-interval", paramLabel = "DURATION", converter = Durations.Converter.class,
       description = "Thaw at most one task whose freeze lease ran out per this interval, e.g. 5s; 0 thaws them all at once"
-          + " (default " + DEFAULT_LEASE_THAW_INTERVAL + ").")
+          + " (env QUOTAFLOW_ENFORCER_LEASE_THAW_INTERVAL; default " + DEFAULT_LEASE_THAW_INTERVAL + ").")
   Duration leaseThawInterval;
 
   @Option(names = "--lease-thaw-interval-ms", paramLabel = "MS", hidden = true,
@@ -43,8 +45,8 @@ public final class EnforcerOptions {
   Long leaseThawIntervalMs;
 
   @Option(names = "--freeze-timeout", paramLabel = "DURATION", converter = Durations.Positive.class,
-      description = "How long a freeze or thaw may take before it is reported FAILED, e.g. 10s (default "
-          + DEFAULT_FREEZE_TIMEOUT + ").")
+      description = "How long a freeze or thaw may take before it is reported FAILED, e.g. 10s"
+          + " (env QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT; default " + DEFAULT_FREEZE_TIMEOUT + ").")
   Duration freezeTimeout;
 
   @Option(names = "--freeze-timeout-ms", paramLabel = "MS", hidden = true,
@@ -74,29 +76,35 @@ public final class EnforcerOptions {
   public Enforcer.Settings settings(String id, Map<String, Object> clientProperties) {
     Warnings warnings = Warnings.of(command);
     Duration thawInterval = duration(leaseThawInterval, "--lease-thaw-interval", leaseThawIntervalMs,
-        Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, warnings);
-    Duration timeout = duration(freezeTimeout, "--freeze-timeout", freezeTimeoutMs, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT, warnings);
-    if (thawInterval.isNegative()) {
-      throw new IllegalArgumentException("--lease-thaw-interval-ms must be >= 0, was " + leaseThawIntervalMs);
-    }
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("--freeze-timeout-ms must be > 0, was " + freezeTimeoutMs);
-    }
+        "QUOTAFLOW_ENFORCER_LEASE_THAW_INTERVAL", Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, false, warnings);
+    Duration timeout = duration(freezeTimeout, "--freeze-timeout", freezeTimeoutMs,
+        "QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT", Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT, true, warnings);
     Path state = stateFile != null ? stateFile
         : Path.of(System.getProperty("user.home"), ".quotaflow", "enforcer", id + ".json");
     return new Enforcer.Settings(id, dryRun, state, thawInterval, timeout, clientProperties);
   }
 
-  /** The flag, else its deprecated {@code -ms} form (milliseconds) with a warning, else the default. */
-  private static Duration duration(Duration value, String flag, Long deprecatedMs, Duration defaultValue, Warnings warnings) {
+  /**
+   * The flag, else its deprecated {@code -ms} form (milliseconds) with a warning, else its
+   * environment variable, else the default.
+   */
+  private Duration duration(Duration value, String flag, Long deprecatedMs, String variable, Duration defaultValue,
+      boolean positive, Warnings warnings) {
     if (value != null) {
-      return value;
+      return value; // its converter checked it
     }
     if (deprecatedMs != null) {
+      if (deprecatedMs < 0 || (positive && deprecatedMs == 0)) {
+        throw new IllegalArgumentException(flag + "-ms must be " + (positive ? "> 0" : ">= 0") + ", was " + deprecatedMs);
+      }
       warnings.deprecatedFlag(flag + "-ms", flag + " " + Durations.format(Duration.ofMillis(deprecatedMs)));
       return Duration.ofMillis(deprecatedMs);
     }
-    return defaultValue;
+    Optional<Duration> fromEnvironment = environment.get(variable).map(text -> Environment.duration(variable, text));
+    if (positive && fromEnvironment.filter(Duration::isZero).isPresent()) {
+      throw new IllegalArgumentException(variable + " must be more than 0, was 0s");
+    }
+    return fromEnvironment.orElse(defaultValue);
   }
 
   // Resolved once: host and port are asked for apart, a deprecated variable is warned about once.

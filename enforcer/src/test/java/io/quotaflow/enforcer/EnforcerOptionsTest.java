@@ -52,6 +52,19 @@ class EnforcerOptionsTest {
   }
 
   @Test
+  void everyOptionCanComeFromTheEnforcersOwnVariablesAndTheFlagWins() {
+    Map<String, String> env = Map.of("QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT", "3s", "QUOTAFLOW_ENFORCER_LEASE_THAW_INTERVAL", "250ms");
+    Enforcer.Settings fromEnv = parse(env).settings("n1", Map.of());
+    assertThat(fromEnv.freezeTimeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(fromEnv.leaseThawInterval()).isEqualTo(Duration.ofMillis(250));
+    assertThat(parse(env, "--freeze-timeout", "7s").settings("n1", Map.of()).freezeTimeout()).isEqualTo(Duration.ofSeconds(7));
+    assertThatThrownBy(() -> parse(Map.of("QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT", "0")).settings("n1", Map.of()))
+        .hasMessage("QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT must be more than 0, was 0s");
+    assertThatThrownBy(() -> parse(Map.of("QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT", "soon")).settings("n1", Map.of()))
+        .hasMessageStartingWith("QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT: ");
+  }
+
+  @Test
   void theOpsAddressHasTheEnforcersOwnVariables() {
     EnforcerOptions own = parse(Map.of("QUOTAFLOW_ENFORCER_HTTP_PORT", "9503", "QUOTAFLOW_COLLECTOR_HTTP_PORT", "9102"));
     assertThat(own.httpPort()).isEqualTo(9503);

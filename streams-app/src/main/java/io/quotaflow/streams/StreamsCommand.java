@@ -84,7 +84,9 @@ public final class StreamsCommand implements Callable<Integer> {
       description = "Off-heap budget shared by every state store (env QUOTAFLOW_ROCKSDB_TOTAL_BYTES; default ${DEFAULT-VALUE}).")
   long rocksdbTotalBytes;
 
-  @Option(names = "--replication-factor", paramLabel = "N", description = "Replication factor of topics it creates (default: the broker's default.replication.factor).")
+  @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_REPLICATION_FACTOR}",
+      description = "Replication factor of topics it creates (env QUOTAFLOW_REPLICATION_FACTOR; default: the broker's"
+          + " default.replication.factor).")
   Short replicationFactor;
 
   @Option(names = "--http-port", paramLabel = "PORT",
