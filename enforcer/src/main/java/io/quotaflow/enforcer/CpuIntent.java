@@ -11,8 +11,9 @@ import io.quotaflow.schemas.avro.CpuDecision;
  *
  * @param apply false: the task is observed only and nothing is written for it
  * @param settings exactly what is written ({@code CpuDecision.cgroup})
+ * @param limits the decision's soft and effective limits, for the per-task gauges only
  */
-public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CgroupCpuWrite settings) {
+public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CgroupCpuWrite settings, CpuLimits limits) {
 
   /**
    * @throws IllegalArgumentException for values no kernel accepts (non-positive shares or weight,
@@ -26,6 +27,7 @@ public record CpuIntent(DecisionRef ref, TaskId task, boolean apply, CgroupCpuWr
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("invalid cgroup values in the decision: " + e.getMessage(), e);
     }
-    return new CpuIntent(ref, task, decision.getApply(), settings);
+    return new CpuIntent(ref, task, decision.getApply(), settings,
+        new CpuLimits(decision.getSoftLimitCpu(), decision.getEffectiveLimitCpu()));
   }
 }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import java.time.Duration;
@@ -54,9 +55,11 @@ final class EnforcerMetrics implements AutoCloseable {
   private final AtomicReference<Mode> mode = new AtomicReference<>();
   /** Gauges read this enforcer's objects, so they leave the registry with it; counters and timers carry on. */
   private final List<Meter> gauges = new ArrayList<>();
+  private final TaskLimitGauges taskLimits;
 
   EnforcerMetrics(MeterRegistry registry) {
     this.registry = registry;
+    this.taskLimits = new TaskLimitGauges(registry);
     for (EnforcementKind kind : EnforcementKind.values()) {
       Map<EnforcementStatus, Counter> byStatus = new EnumMap<>(EnforcementStatus.class);
       for (EnforcementStatus status : EnforcementStatus.values()) {
@@ -150,10 +153,16 @@ final class EnforcerMetrics implements AutoCloseable {
         .register(registry));
   }
 
+  /** The limits of the tasks with a current CPU decision; the series of the others are removed. */
+  void taskLimits(Map<TaskId, CpuLimits> limits) {
+    taskLimits.show(limits);
+  }
+
   /** Removes the gauges, so an enforcer started again on the same registry (a restart in one process) registers its own. */
   @Override
   public void close() {
     gauges.forEach(registry::remove);
     gauges.clear();
+    taskLimits.close();
   }
 }

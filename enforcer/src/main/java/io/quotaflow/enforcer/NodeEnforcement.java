@@ -298,5 +298,6 @@ final class NodeEnforcement {
   private void updateViews() {
     taskCount = book.taskCount();
     frozenCount = ledger.leases().all().size();
+    metrics.taskLimits(book.cpuLimits());
   }
 }

@@ -49,6 +49,13 @@ public final class TaskBook {
     return List.copyOf(freeze.values());
   }
 
+  /** The limits of the latest CPU decision of each task: the per-task gauges' series, no more. */
+  public Map<TaskId, CpuLimits> cpuLimits() {
+    Map<TaskId, CpuLimits> limits = new TreeMap<>();
+    cpu.forEach((task, intent) -> limits.put(task, intent.limits()));
+    return limits;
+  }
+
   public int taskCount() {
     Set<TaskId> tasks = new HashSet<>(cpu.keySet());
     tasks.addAll(freeze.keySet());

@@ -13,7 +13,7 @@ class DecisionPlannerTest {
   static final CgroupCpuWrite SETTINGS = new CgroupCpuWrite(500, 49, 50_000, 100_000);
 
   static CpuIntent cpu(boolean apply) {
-    return new CpuIntent(REF, TASK, apply, SETTINGS);
+    return new CpuIntent(REF, TASK, apply, SETTINGS, new CpuLimits(0.5, 0.5));
   }
 
   static FreezeIntent freeze(long expiresAtMs) {

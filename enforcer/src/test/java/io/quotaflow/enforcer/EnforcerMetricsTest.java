@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.avro.EnforcementKind;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +29,26 @@ class EnforcerMetricsTest {
     assertThat(registry.get("quotaflow.enforcer.tasks").gauge().value()).isEqualTo(7);
     assertThat(registry.find("quotaflow.enforcer.mode").gauges()).as("no mode in force while starting")
         .hasSize(Mode.values().length).allSatisfy(g -> assertThat(g.value()).isZero());
+  }
+
+  @Test
+  void eachTaskWithACpuDecisionHasItsSoftAndEffectiveLimitAndAWithdrawnTaskLosesItsSeries() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    EnforcerMetrics metrics = new EnforcerMetrics(registry);
+    TaskId a = TaskId.of("job-a");
+    TaskId b = TaskId.of("job-b");
+    metrics.taskLimits(Map.of(a, new CpuLimits(2.5, 1.25), b, new CpuLimits(1, 1)));
+    assertThat(registry.scrape())
+        .contains("quotaflow_enforcer_task_limit_cpu{component=\"enforcer\",limit=\"soft\",task=\"job-a\"} 2.5")
+        .contains("quotaflow_enforcer_task_limit_cpu{component=\"enforcer\",limit=\"effective\",task=\"job-a\"} 1.25");
+
+    metrics.taskLimits(Map.of(a, new CpuLimits(3, 0.5)));
+    assertThat(registry.get(TaskLimitGauges.METER).tag("task", "job-a").tag("limit", "effective").gauge().value())
+        .as("a new decision's value, same series").isEqualTo(0.5);
+    assertThat(registry.find(TaskLimitGauges.METER).tag("task", "job-b").gauges()).as("job-b withdrawn").isEmpty();
+
+    metrics.close();
+    assertThat(registry.find(TaskLimitGauges.METER).gauges()).isEmpty();
   }
 
   @Test

@@ -34,14 +34,17 @@ class TaskBookTest {
   void theLatestDecisionPerTaskIsKeptAndTombstonesRemoveIt() {
     TaskBook book = new TaskBook();
     CgroupCpuWrite settings = new CgroupCpuWrite(2, 1, -1, 100_000);
-    book.put(new CpuIntent(FIRST, TASK, true, settings));
-    CpuIntent latest = new CpuIntent(SECOND, TASK, false, settings);
+    book.put(new CpuIntent(FIRST, TASK, true, settings, new CpuLimits(2, 1)));
+    CpuIntent latest = new CpuIntent(SECOND, TASK, false, settings, new CpuLimits(3, 1.5));
     book.put(latest);
     book.put(new FreezeIntent(FIRST, TaskId.of("other"), false, 0));
     assertThat(book.cpuIntents()).containsExactly(latest);
     assertThat(book.taskCount()).isEqualTo(2);
+    assertThat(book.cpuLimits()).as("the latest decision's limits; a freeze-only task has none")
+        .isEqualTo(java.util.Map.of(TASK, new CpuLimits(3, 1.5)));
     book.withdrawCpu(TASK);
     assertThat(book.cpuIntents()).isEmpty();
+    assertThat(book.cpuLimits()).isEmpty();
     assertThat(book.taskCount()).isEqualTo(1);
   }
 }

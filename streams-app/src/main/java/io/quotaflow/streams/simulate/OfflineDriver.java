@@ -5,6 +5,7 @@ import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.InMemorySchemaRegistryClient;
 import io.quotaflow.streams.topology.QuotaflowTopology;
 import io.quotaflow.streams.topology.StreamsConfigFactory;
+import io.quotaflow.streams.topology.TopologyProbe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,6 +31,11 @@ public final class OfflineDriver implements AutoCloseable {
   private final TopologyTestDriver driver;
 
   public OfflineDriver(Instant start) {
+    this(start, TopologyProbe.NONE);
+  }
+
+  /** The topology reporting to {@code probe}, as the running app's does to its meters. */
+  public OfflineDriver(Instant start, TopologyProbe probe) {
     topics = Topics.create(new Topics.Settings(Topics.DEFAULT_PREFIX, 1, true), new InMemorySchemaRegistryClient());
     try {
       stateDir = Files.createTempDirectory("quotaflow-offline");
@@ -41,7 +47,7 @@ public final class OfflineDriver implements AutoCloseable {
         StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L,
         StreamsConfig.STATE_DIR_CONFIG, stateDir.toString(),
         StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-offline"));
-    driver = new TopologyTestDriver(QuotaflowTopology.build(topics), config, start);
+    driver = new TopologyTestDriver(QuotaflowTopology.build(topics, probe), config, start);
   }
 
   public Topics topics() {

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.streams.engine.memory.GateStatus;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,6 +22,7 @@ final class MeteredProbe implements TopologyProbe {
   private final AtomicLong newestSampleTsMs = new AtomicLong(-1);
   /** The last status of each node's gate handled by this instance; gauges sum it up, so series stay few. */
   private final Map<String, GateStatus> gates = new ConcurrentHashMap<>();
+  private final PoolGauges pools;
 
   MeteredProbe(MeterRegistry meters) {
     samples = Counter.builder("quotaflow.streams.samples").description("Samples handled").register(meters);
@@ -48,6 +51,7 @@ final class MeteredProbe implements TopologyProbe {
         .baseUnit("seconds").description("Longest wait of a queue head, stream time").register(meters);
     Gauge.builder("quotaflow.streams.gate.queue.wait.alerts", gates, g -> g.values().stream().filter(GateStatus::waitAlert).count())
         .description("Nodes whose queue head has waited longer than queue_wait_alert_ms").register(meters);
+    pools = new PoolGauges(meters);
   }
 
   @Override
@@ -78,6 +82,11 @@ final class MeteredProbe implements TopologyProbe {
     } else {
       gates.put(node, status);
     }
+  }
+
+  @Override
+  public void poolStates(List<PoolAttributes> states) {
+    pools.show(states);
   }
 
   /** Sample time of the newest sample handled, epoch ms; -1 before the first. */

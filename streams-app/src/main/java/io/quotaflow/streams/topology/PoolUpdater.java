@@ -41,14 +41,16 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
   private static final double CAP_EPSILON = 1e-9;
 
   private final int partitions;
+  private final TopologyProbe probe;
   private final IntegralPools engine = new IntegralPools();
   private KeyValueStore<String, ConfigBroadcast> configs;
   private KeyValueStore<String, PoolBarrierRecord> barrier;
   private KeyValueStore<String, PoolVolumeRecord> volumes;
   private KeyValueStore<String, PoolState> latest;
 
-  PoolUpdater(int partitions) {
+  PoolUpdater(int partitions, TopologyProbe probe) {
     this.partitions = partitions;
+    this.probe = probe;
   }
 
   @Override
@@ -112,6 +114,7 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
       });
     }
     gone.forEach(latest::delete);
+    probe.poolStates(update.states());
     update.volumes().forEach((pool, volume) -> {
       double cap = update.capRatioByPool().getOrDefault(pool, 1.0);
       PoolVolumeRecord before = stored.get(pool);
@@ -125,5 +128,11 @@ final class PoolUpdater extends ContextualProcessor<String, PoolPartialReport, S
       }
       volumes.put(pool, PoolRecords.volume(pool, volume, broadcastCap));
     });
+  }
+
+  /** The partition moved away or the app stops: the instance that runs the processor next shows the pools. */
+  @Override
+  public void close() {
+    probe.poolStates(List.of());
   }
 }

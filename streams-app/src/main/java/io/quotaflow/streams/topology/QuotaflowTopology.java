@@ -61,7 +61,7 @@ public final class QuotaflowTopology {
 
     // The pool processor shares the configs' single-partition task: it reads them in time order with the partials.
     source(topology, POOL_PARTIALS_SOURCE, topics.poolPartials());
-    topology.addProcessor(POOL_UPDATER, () -> new PoolUpdater(partitions), POOL_PARTIALS_SOURCE);
+    topology.addProcessor(POOL_UPDATER, () -> new PoolUpdater(partitions, probe), POOL_PARTIALS_SOURCE);
     topology.addStateStore(store(POOL_CONFIG_STORE, topics.configBroadcast().valueSerde()),
         CLUSTER_CONFIG_BROADCASTER, POOL_CONFIG_BROADCASTER, POOL_UPDATER);
     topology.addStateStore(store(POOL_BARRIER_STORE, topics.valueSerde(PoolBarrierRecord.class)), POOL_UPDATER);

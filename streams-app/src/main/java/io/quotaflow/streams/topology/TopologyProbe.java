@@ -1,6 +1,8 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.streams.engine.memory.GateStatus;
+import io.quotaflow.streams.engine.pools.PoolAttributes;
+import java.util.List;
 
 /**
  * What the processors tell the outside world as they work: the runner turns it into metrics and
@@ -25,4 +27,10 @@ public interface TopologyProbe {
 
   /** A node's peak gate changed: its holders, its queue and how long the queue's head has waited. */
   default void gateStatus(String node, GateStatus status) {}
+
+  /**
+   * The pool processor published these pools' states for a period: the pools in force, all of them.
+   * Empty when this instance stops running the pool processor (its partition moved or the app stops).
+   */
+  default void poolStates(List<PoolAttributes> states) {}
 }

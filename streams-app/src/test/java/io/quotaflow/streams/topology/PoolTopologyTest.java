@@ -6,6 +6,8 @@ import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.GuaranteeType;
@@ -161,5 +163,41 @@ class PoolTopologyTest {
     run(5);
     assertThat(latest.get("dev")).as("a deleted pool leaves the live view").isNull();
     assertThat(latest.get("prod")).isEqualTo(latestStates().get("prod"));
+  }
+
+  @Test
+  void eachPoolInForceHasItsPublishedAttributesOnMetricsUntilItIsDeletedOrThePartitionGoes() {
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    TopologyHarness metered = new TopologyHarness(new MeteredProbe(meters));
+    metered.cluster.pipeInput("main", ClusterConfig.newBuilder().setCluster("main").setTotalCpu(4.0).build(), now);
+    metered.pools.pipeInput("prod", PoolConfig.newBuilder().setPool("prod").setGuaranteeType(GuaranteeType.BURST)
+        .setResourceFlowCpu(1.0).setBurstGuaranteeCpu(2.0).build(), now);
+    metered.pools.pipeInput("dev", PoolConfig.newBuilder().setPool("dev").build(), now);
+    metered.pipeSpec(spec("n1", "a", 1).setPool("prod").build(), now);
+    metered.run("n1", "a", now, 0, 1.0, 1000, 10);
+    Map<String, PoolState> published = new LinkedHashMap<>();
+    metered.offlineOutput(metered.topics.poolState()).readRecordsToList().forEach(r -> published.put(r.key(), r.value()));
+    PoolState prod = published.get("prod");
+    assertThat(prod.getUsageCpu()).as("a task of prod is live").isGreaterThan(0);
+    assertThat(gauge(meters, "quotaflow.streams.pool.volume.cpu.seconds", "prod"))
+        .isEqualTo(prod.getAccumulatedResourceVolumeCpu());
+    assertThat(gauge(meters, "quotaflow.streams.pool.fair.share.cpu", "prod")).isEqualTo(prod.getFairShareCpu());
+    assertThat(gauge(meters, "quotaflow.streams.pool.usage.cpu", "prod")).isEqualTo(prod.getUsageCpu());
+    assertThat(gauge(meters, "quotaflow.streams.pool.usage.cpu", "dev")).isEqualTo(published.get("dev").getUsageCpu());
+    assertThat(meters.scrape()).contains("quotaflow_streams_pool_volume_cpu_seconds{component=\"streams\",pool=\"prod\"}")
+        .contains("quotaflow_streams_pool_fair_share_cpu{component=\"streams\",pool=\"dev\"}");
+
+    metered.pools.pipeInput("dev", null, now + 10_000);
+    metered.run("n1", "a", now + 10_000, 10_000_000, 1.0, 1000, 5);
+    assertThat(meters.find("quotaflow.streams.pool.usage.cpu").tag("pool", "dev").gauges()).as("a deleted pool").isEmpty();
+    assertThat(meters.find("quotaflow.streams.pool.usage.cpu").tag("pool", "prod").gauges()).hasSize(1);
+
+    metered.close();
+    assertThat(meters.find("quotaflow.streams.pool.volume.cpu.seconds").gauges())
+        .as("the pool processor's task closed: the instance that opens it next shows the pools").isEmpty();
+  }
+
+  private static double gauge(PrometheusMeterRegistry meters, String name, String pool) {
+    return meters.get(name).tag("pool", pool).gauge().value();
   }
 }

@@ -22,16 +22,34 @@ final class TopologyHarness implements AutoCloseable {
 
   static final long T0 = 1_700_000_000_000L;
 
-  private final OfflineDriver offline = new OfflineDriver(Instant.ofEpochMilli(T0));
-  final Topics topics = offline.topics();
-  final TestInputTopic<String, CgroupSample> samples = offline.input(topics.samples());
-  final TestInputTopic<String, TaskSpec> specs = offline.input(topics.taskSpecs());
-  final TestInputTopic<String, NodeStatus> nodes = offline.input(topics.nodes());
-  final TestInputTopic<String, ClusterConfig> cluster = offline.input(topics.clusterConfig());
-  final TestInputTopic<String, PoolConfig> pools = offline.input(topics.poolConfigs());
-  final TestOutputTopic<String, CpuDecision> decisions = offline.output(topics.cpuDecisions());
-  final TestOutputTopic<String, FreezeDecision> freezes = offline.output(topics.freezeDecisions());
-  final TestOutputTopic<byte[], byte[]> dlq = offline.output(topics.dlq());
+  private final OfflineDriver offline;
+  final Topics topics;
+  final TestInputTopic<String, CgroupSample> samples;
+  final TestInputTopic<String, TaskSpec> specs;
+  final TestInputTopic<String, NodeStatus> nodes;
+  final TestInputTopic<String, ClusterConfig> cluster;
+  final TestInputTopic<String, PoolConfig> pools;
+  final TestOutputTopic<String, CpuDecision> decisions;
+  final TestOutputTopic<String, FreezeDecision> freezes;
+  final TestOutputTopic<byte[], byte[]> dlq;
+
+  TopologyHarness() {
+    this(TopologyProbe.NONE);
+  }
+
+  /** The topology reporting to {@code probe} (a {@link MeteredProbe}, to check the app's meters). */
+  TopologyHarness(TopologyProbe probe) {
+    offline = new OfflineDriver(Instant.ofEpochMilli(T0), probe);
+    topics = offline.topics();
+    samples = offline.input(topics.samples());
+    specs = offline.input(topics.taskSpecs());
+    nodes = offline.input(topics.nodes());
+    cluster = offline.input(topics.clusterConfig());
+    pools = offline.input(topics.poolConfigs());
+    decisions = offline.output(topics.cpuDecisions());
+    freezes = offline.output(topics.freezeDecisions());
+    dlq = offline.output(topics.dlq());
+  }
 
   static CgroupSample sample(String node, String task, long tsMs, long cpuUsageUsec) {
     return CgroupSample.newBuilder().setNode(node).setTask(task).setTsMs(tsMs).setCpuUsageUsec(cpuUsageUsec)
