@@ -142,6 +142,11 @@ class EndToEndOnRealCgroupsTest {
     KafkaWait.until(PATIENCE, "cpu.shares 2 and cpu.cfs_quota_us 20600",
         () -> shares(zero) == 2 && read(zero, "cpu.cfs_quota_us").equals("20600"));
     assertThat(read(zero, "cpu.cfs_period_us")).isEqualTo("100000");
+    // The enforcer publishes its result after writing the files: it may not be on the topic yet.
+    KafkaWait.until(PATIENCE, "the enforcer's result for the zero-CPU task, reading 2 shares back", () -> {
+      EnforcementResult result = latest(topics.enforcementResults()).get(key(zero));
+      return result != null && Long.valueOf(2L).equals(result.getReadShares());
+    });
     Map<String, EnforcementResult> results = latest(topics.enforcementResults());
     assertThat(results.get(key(zero)).getStatus()).isIn(EnforcementStatus.APPLIED, EnforcementStatus.UNCHANGED);
     assertThat(results.get(key(zero)).getReadShares()).isEqualTo(2L);
