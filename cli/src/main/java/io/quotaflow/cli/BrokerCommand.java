@@ -3,6 +3,7 @@ package io.quotaflow.cli;
 import io.quotaflow.embedded.BrokerSettings;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.embedded.Ports;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -82,9 +83,8 @@ public final class BrokerCommand implements Callable<Integer> {
       out.flush();
       return 0;
     } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
-      err.println("quotaflow broker: " + e.getMessage());
-      err.flush();
-      return 1;
+      // One line and exit 1, printed by the shared handler (ProcessCommandLine) as for every command.
+      throw new ProcessException(e.getMessage(), e);
     }
   }
 

@@ -2,6 +2,7 @@ package io.quotaflow.cli;
 
 import io.quotaflow.embedded.EmbeddedSchemaRegistry;
 import io.quotaflow.embedded.RegistrySettings;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -56,7 +57,6 @@ public final class RegistryCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
     try (ProcessLifecycle.Running running = lifecycle.begin()) {
       RegistrySettings settings = RegistrySettings.forBroker(bootstrap).withHost(host).withPort(port).withTopic(topic)
           .withReplicationFactor(replicationFactor).withBasicAuth(basicAuth);
@@ -71,9 +71,8 @@ public final class RegistryCommand implements Callable<Integer> {
       out.flush();
       return 0;
     } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
-      err.println("quotaflow registry: " + e.getMessage());
-      err.flush();
-      return 1;
+      // One line and exit 1, printed by the shared handler (ProcessCommandLine) as for every command.
+      throw new ProcessException(e.getMessage(), e);
     }
   }
 

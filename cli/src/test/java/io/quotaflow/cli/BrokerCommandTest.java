@@ -2,6 +2,7 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import java.io.PrintWriter;
@@ -72,7 +73,7 @@ class BrokerCommandTest {
     try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("localhost"))) {
       StringWriter err = new StringWriter();
       BrokerCommand command = new BrokerCommand();
-      int exit = new CommandLine(command).setErr(new PrintWriter(err, true)).execute("--port=" + taken.getLocalPort());
+      int exit = ProcessCommandLine.of(command).setErr(new PrintWriter(err, true)).execute("--port=" + taken.getLocalPort());
       assertThat(exit).isEqualTo(1);
       assertThat(err.toString()).contains("port " + taken.getLocalPort()).contains("--port").contains("in use");
     }

@@ -2,6 +2,7 @@ package io.quotaflow.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.WithKafka;
@@ -54,10 +55,10 @@ class RegistryCommandTest {
   @Test
   void anUnreachableKafkaFailsWithAMessage() {
     StringWriter err = new StringWriter();
-    int exit = new CommandLine(new RegistryCommand()).setErr(new PrintWriter(err, true))
+    int exit = ProcessCommandLine.of(new RegistryCommand()).setErr(new PrintWriter(err, true))
         .execute("--bootstrap=localhost:1", "--port=0", "--host=localhost");
     assertThat(exit).isEqualTo(1);
-    assertThat(err.toString()).startsWith("quotaflow registry: ");
+    assertThat(err.toString()).startsWith("quotaflow registry: ").doesNotContain("\tat ");
   }
 
   private static Running start(ExecutorService thread, KafkaEnv kafka, String topic) throws Exception {
