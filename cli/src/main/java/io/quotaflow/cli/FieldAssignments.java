@@ -15,10 +15,10 @@ import java.util.List;
  * names reach into nested records ({@code job_cpu_monitor.enable_cpu_reclaim=true}). A string that
  * reads as JSON is written quoted ({@code operation='"2024"'}).
  */
-final class FieldAssignments {
+public final class FieldAssignments {
   private FieldAssignments() {}
 
-  static ObjectNode apply(ObjectNode base, List<String> assignments) {
+  public static ObjectNode apply(ObjectNode base, List<String> assignments) {
     ObjectNode result = base.deepCopy();
     for (String assignment : assignments) {
       int eq = assignment.indexOf('=');

@@ -31,6 +31,7 @@ import picocli.CommandLine;
         ClusterCommand.class,
         ProfileCommand.class,
         SimulateCommand.class,
+        ReplayCommand.class,
         BenchCommand.class,
         CommandLine.HelpCommand.class,
     })

@@ -12,10 +12,10 @@ import org.apache.avro.specific.SpecificRecord;
  * Turning operator input into contract records, refusing it before anything is written: a usage
  * error (exit 2), one line naming the field and what it may be.
  */
-final class Records {
+public final class Records {
   private Records() {}
 
-  static <T extends SpecificRecord> T parse(JsonNode json, Class<T> type) {
+  public static <T extends SpecificRecord> T parse(JsonNode json, Class<T> type) {
     try {
       return JsonRecords.fromJson(json, type);
     } catch (IllegalArgumentException e) {
@@ -23,7 +23,7 @@ final class Records {
     }
   }
 
-  static void requireValid(String what, List<String> problems) {
+  public static void requireValid(String what, List<String> problems) {
     if (!problems.isEmpty()) {
       throw new UsageException("invalid " + what + ": " + String.join("; ", problems) + " (nothing was written)");
     }
@@ -36,7 +36,7 @@ final class Records {
    * asked, never the rules between fields: those depend on the current record, which is not read yet.
    * Defaults pass every field check, so whatever is refused here is one of the assigned values.
    */
-  static <T extends SpecificRecord> void precheck(ObjectNode fresh, List<String> assignments, Class<T> type,
+  public static <T extends SpecificRecord> void precheck(ObjectNode fresh, List<String> assignments, Class<T> type,
       String what, Function<T, List<String>> fieldProblems) {
     T probe = parse(FieldAssignments.apply(fresh, assignments), type);
     requireValid(what, fieldProblems.apply(probe));
