@@ -2,9 +2,12 @@ package io.quotaflow.cli.replay;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -29,10 +32,18 @@ public final class ReportJson {
     abstract double change();
   }
 
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+  /*
+   * A figure the replay could not compute is NaN. It is written as the bare token NaN, which Python's json.load
+   * reads as float('nan'), rather than Jackson's default string "NaN", which a notebook would get as a str in a
+   * column of floats; reading takes the token back.
+   */
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
       .addMixIn(ReplayReport.Pair.class, PairMixIn.class)
-      .enable(SerializationFeature.INDENT_OUTPUT);
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+      .build();
 
   private ReportJson() {}
 
