@@ -153,8 +153,8 @@ final class ReplayCommand implements Callable<Integer> {
     try {
       ReportHtml.write(result, report);
       ReportJson.write(result, json);
-    } catch (java.io.UncheckedIOException e) {
-      throw new ProcessException("cannot write the report " + report + ": " + e.getCause().getMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new ProcessException("cannot write the report " + report + ": " + e.getMessage(), e);
     }
     ReplaySummary.print(out, result, report, json);
     out.flush();

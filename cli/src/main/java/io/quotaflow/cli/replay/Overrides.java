@@ -105,7 +105,7 @@ public record Overrides(List<String> cluster, Map<String, List<String>> pools, L
   }
 
   /** The config with the cluster overrides applied; {@code config} null stands for the schema's defaults. */
-  public ClusterConfig apply(ClusterConfig config) {
+  public ClusterConfig cluster(ClusterConfig config) {
     if (cluster.isEmpty()) {
       return config;
     }
@@ -116,7 +116,7 @@ public record Overrides(List<String> cluster, Map<String, List<String>> pools, L
   }
 
   /** The pool's config with its overrides applied; a tombstone stays one. */
-  public PoolConfig apply(String pool, PoolConfig config) {
+  public PoolConfig pool(String pool, PoolConfig config) {
     List<String> assignments = pools.get(pool);
     if (assignments == null || config == null) {
       return config;
@@ -135,7 +135,7 @@ public record Overrides(List<String> cluster, Map<String, List<String>> pools, L
   }
 
   /** The task's spec with every-task and then its own overrides applied; a tombstone stays one. */
-  public TaskSpec apply(String key, TaskSpec spec) {
+  public TaskSpec task(String key, TaskSpec spec) {
     List<String> own = tasks.getOrDefault(key, List.of());
     if (spec == null || (allTasks.isEmpty() && own.isEmpty())) {
       return spec;

@@ -64,7 +64,7 @@ public final class ReplayRun {
 
       boolean clusterSeen = merged.stream().anyMatch(r -> r.kind() == InputRecord.Kind.CLUSTER);
       if (!clusterSeen && !overrides.cluster().isEmpty()) {
-        cluster.pipeInput("main", overrides.apply((ClusterConfig) null), startMs);
+        cluster.pipeInput("main", overrides.cluster((ClusterConfig) null), startMs);
       }
       Set<String> poolsSeen = new TreeSet<>();
       merged.stream().filter(r -> r.kind() == InputRecord.Kind.POOL).forEach(r -> poolsSeen.add(r.key()));
@@ -77,10 +77,10 @@ public final class ReplayRun {
       for (InputRecord r : merged) {
         switch (r.kind()) {
           case SAMPLE -> samples.pipeInput(r.key(), (CgroupSample) r.value(), r.timestampMs());
-          case TASK -> specs.pipeInput(r.key(), overrides.apply(r.key(), (TaskSpec) r.value()), r.timestampMs());
+          case TASK -> specs.pipeInput(r.key(), overrides.task(r.key(), (TaskSpec) r.value()), r.timestampMs());
           case NODE -> nodes.pipeInput(r.key(), (NodeStatus) r.value(), r.timestampMs());
-          case CLUSTER -> cluster.pipeInput(r.key(), overrides.apply((ClusterConfig) r.value()), r.timestampMs());
-          case POOL -> pools.pipeInput(r.key(), overrides.apply(r.key(), (PoolConfig) r.value()), r.timestampMs());
+          case CLUSTER -> cluster.pipeInput(r.key(), overrides.cluster((ClusterConfig) r.value()), r.timestampMs());
+          case POOL -> pools.pipeInput(r.key(), overrides.pool(r.key(), (PoolConfig) r.value()), r.timestampMs());
           default -> throw new IllegalStateException("no such input kind " + r.kind());
         }
         if (++piped % DRAIN_EVERY == 0) {

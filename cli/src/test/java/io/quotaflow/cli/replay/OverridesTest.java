@@ -24,23 +24,23 @@ class OverridesTest {
     Overrides o = Overrides.parse(List.of("cluster.peak_gating_mode=BUDGET", "pool.research.weight=2",
         "task.node-1/job-42.job_cpu_monitor.decrease_coefficient=0.9"));
 
-    assertThat(o.apply(ClusterConfig.newBuilder().setCluster("main").setTotalCpu(8.0).build()))
+    assertThat(o.cluster(ClusterConfig.newBuilder().setCluster("main").setTotalCpu(8.0).build()))
         .satisfies(c -> assertThat(c.getPeakGatingMode()).isEqualTo(PeakGatingMode.BUDGET))
         .satisfies(c -> assertThat(c.getTotalCpu()).isEqualTo(8.0));
-    assertThat(o.apply("research", PoolConfig.newBuilder().setPool("research").build()).getWeight()).isEqualTo(2.0);
-    assertThat(o.apply("prod", PoolConfig.newBuilder().setPool("prod").build()).getWeight()).isEqualTo(1.0);
-    TaskSpec changed = o.apply("node-1/job-42", spec("node-1", "job-42"));
+    assertThat(o.pool("research", PoolConfig.newBuilder().setPool("research").build()).getWeight()).isEqualTo(2.0);
+    assertThat(o.pool("prod", PoolConfig.newBuilder().setPool("prod").build()).getWeight()).isEqualTo(1.0);
+    TaskSpec changed = o.task("node-1/job-42", spec("node-1", "job-42"));
     assertThat(changed.getJobCpuMonitor().getDecreaseCoefficient()).isEqualTo(0.9);
     assertThat(changed.getJobCpuMonitor().getEnableCpuReclaim()).as("the rest of the nested record kept").isTrue();
-    assertThat(o.apply("node-1/job-43", spec("node-1", "job-43")).getJobCpuMonitor().getDecreaseCoefficient()).isEqualTo(0.97);
-    assertThat(o.apply("research", null)).as("a tombstone stays one").isNull();
+    assertThat(o.task("node-1/job-43", spec("node-1", "job-43")).getJobCpuMonitor().getDecreaseCoefficient()).isEqualTo(0.97);
+    assertThat(o.pool("research", null)).as("a tombstone stays one").isNull();
   }
 
   @Test
   void everyTaskAndIdsWithDots() {
     Overrides o = Overrides.parse(List.of("task.*.job_cpu_monitor.smoothing_factor=0.3", "pool.team.a.weight=4"));
 
-    assertThat(o.apply("n/t", spec("n", "t")).getJobCpuMonitor().getSmoothingFactor()).isEqualTo(0.3);
+    assertThat(o.task("n/t", spec("n", "t")).getJobCpuMonitor().getSmoothingFactor()).isEqualTo(0.3);
     assertThat(o.namedPools()).containsExactly("team.a");
   }
 
@@ -65,7 +65,7 @@ class OverridesTest {
     Overrides o = Overrides.parse(List.of("task.*.memory_peak_bytes=1000"));
     TaskSpec recorded = TaskSpec.newBuilder(spec("n", "t")).setMemoryNormalBytes(5000L).build();
 
-    assertThatThrownBy(() -> o.apply("n/t", recorded)).isInstanceOf(UsageException.class)
+    assertThatThrownBy(() -> o.task("n/t", recorded)).isInstanceOf(UsageException.class)
         .hasMessageContaining("--set task.*.memory_peak_bytes=1000").hasMessageContaining("below memory_normal_bytes");
   }
 }
