@@ -73,6 +73,9 @@ public final class ReportHtml {
     tasksTable(html, orEmpty(report.tasks()), poolIndexes(pools));
     ChartSections sections = new ChartSections(report.range());
     List<TaskReport> tasks = orEmpty(report.tasks());
+    if (!tasks.isEmpty()) {
+      html.append("<h2 id=\"task-charts\">Task limits</h2>\n");
+    }
     for (int i = 0; i < tasks.size(); i++) {
       sections.task(html, i, tasks.get(i));
     }

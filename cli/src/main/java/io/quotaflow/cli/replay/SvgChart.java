@@ -220,8 +220,9 @@ final class SvgChart {
       svg.append("<text x=\"").append(x).append("\" y=\"").append(plot.heightPx() + 14)
           .append("\" text-anchor=\"middle\">").append(axis.labels().get(i)).append("</text>\n");
     }
-    svg.append("<text x=\"").append(plot.widthPx()).append("\" y=\"").append(plot.heightPx() + 14)
-        .append("\" text-anchor=\"end\" fill=\"").append(AXIS_COLOUR).append("\">UTC</text>\n");
+    // In the corner under the value labels: at the right it would collide with the last time label.
+    svg.append("<text x=\"").append(-LEFT_PX + 2).append("\" y=\"").append(plot.heightPx() + 14)
+        .append("\" fill=\"").append(AXIS_COLOUR).append("\">UTC</text>\n");
   }
 
   private void drawShade(StringBuilder svg, Shade shade, Plot plot) {
