@@ -18,7 +18,7 @@ final class SvgChart {
   static final int MAX_DRAWN_POINTS = 2_000;
 
   private static final int LEFT_PX = 56;
-  private static final int RIGHT_PX = 12;
+  private static final int RIGHT_PX = 28; // room for half the last time label
   private static final int TOP_PX = 6;
   private static final int BOTTOM_PX = 22;
   private static final int LEGEND_ROW_PX = 16;
