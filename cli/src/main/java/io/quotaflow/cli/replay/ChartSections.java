@@ -2,7 +2,6 @@ package io.quotaflow.cli.replay;
 
 import static io.quotaflow.cli.replay.Figures.text;
 
-import io.quotaflow.cli.replay.ReplayReport.Diff;
 import io.quotaflow.cli.replay.ReplayReport.NodeReport;
 import io.quotaflow.cli.replay.ReplayReport.Point;
 import io.quotaflow.cli.replay.ReplayReport.PoolReport;
@@ -52,8 +51,8 @@ final class ChartSections {
     html.append("<section class=\"chart-section\" id=\"").append(taskAnchor(index)).append("\">\n<h3>")
         .append(text(task.key())).append("</h3>\n<p class=\"facts\">pool ")
         .append(task.pool() == null ? "<em>none</em>" : text(task.pool())).append(" · ")
-        .append(ReportHtml.exactness(task.exactness())).append(" · cpu ").append(diffWords(task.cpu()))
-        .append(" · freeze ").append(diffWords(task.freeze())).append("</p>\n");
+        .append(Figures.exactness(task.exactness())).append(" · cpu ").append(Figures.diffWords(task.cpu()))
+        .append(" · freeze ").append(Figures.diffWords(task.freeze())).append("</p>\n");
     html.append(chart(TASK_HEIGHT_PX, "cores")
         .line("usage", task.usage(), USAGE)
         .step("hard limit", task.hardLimit(), HARD_LIMIT, false)
@@ -87,8 +86,8 @@ final class ChartSections {
 
   void pool(StringBuilder html, int index, PoolReport pool) {
     html.append("<section class=\"chart-section\" id=\"").append(poolAnchor(index)).append("\">\n<h3>")
-        .append(text(pool.pool())).append("</h3>\n<p class=\"facts\">").append(ReportHtml.exactness(pool.exactness()))
-        .append(" · pool states ").append(diffWords(pool.states())).append("</p>\n");
+        .append(text(pool.pool())).append("</h3>\n<p class=\"facts\">").append(Figures.exactness(pool.exactness()))
+        .append(" · pool states ").append(Figures.diffWords(pool.states())).append("</p>\n");
     html.append("<h4>Volume</h4>\n").append(chart(POOL_HEIGHT_PX, "cpu-seconds")
         .step("volume, recorded", pool.recordedVolume(), POOL_FIGURE, false)
         .step("volume, replayed", pool.replayedVolume(), POOL_FIGURE, true)
@@ -98,19 +97,6 @@ final class ChartSections {
         .step("fair share, replayed", pool.replayedFairShare(), POOL_FIGURE, true)
         .render());
     html.append("</section>\n");
-  }
-
-  /** "identical" or the first difference, with the record counts when they differ. */
-  static String diffWords(Diff diff) {
-    if (diff == null) {
-      return Figures.NOT_AVAILABLE;
-    }
-    if (diff.identical()) {
-      return "identical";
-    }
-    String counts = diff.recorded() + " recorded, " + diff.replayed() + " replayed";
-    return diff.firstDifference() == null ? "differs (" + counts + ")" : text(diff.firstDifference())
-        + (diff.recorded() == diff.replayed() ? "" : " (" + counts + ")");
   }
 
   /** A chart over the whole read, the warm-up included, with the start of the compared range marked. */

@@ -1,5 +1,7 @@
 package io.quotaflow.cli.replay;
 
+import io.quotaflow.cli.replay.ReplayReport.Diff;
+import io.quotaflow.cli.replay.ReplayReport.Exactness;
 import io.quotaflow.process.ops.Markup;
 import java.time.Instant;
 import java.util.Locale;
@@ -63,5 +65,28 @@ final class Figures {
 
   static String memoryUnitName(double unitBytes) {
     return unitBytes == GIB ? "GiB" : "MiB";
+  }
+
+  /** "exact" or "approximate", with the reason beneath (escaped HTML). */
+  static String exactness(Exactness exactness) {
+    if (exactness == null) {
+      return NOT_AVAILABLE;
+    }
+    String word = exactness.exact() ? "exact" : "approximate";
+    return exactness.reason() == null || exactness.reason().isBlank() ? word
+        : word + " <span class=\"reason\">(" + text(exactness.reason()) + ")</span>";
+  }
+
+  /** "identical" or the first difference, with the record counts when they differ (escaped HTML). */
+  static String diffWords(Diff diff) {
+    if (diff == null) {
+      return NOT_AVAILABLE;
+    }
+    if (diff.identical()) {
+      return "identical";
+    }
+    String counts = diff.recorded() + " recorded, " + diff.replayed() + " replayed";
+    return diff.firstDifference() == null ? "differs (" + counts + ")" : text(diff.firstDifference())
+        + (diff.recorded() == diff.replayed() ? "" : " (" + counts + ")");
   }
 }

@@ -4,7 +4,6 @@ import static io.quotaflow.cli.replay.Figures.text;
 
 import io.quotaflow.cli.replay.ReplayReport.Advice;
 import io.quotaflow.cli.replay.ReplayReport.Candidate;
-import io.quotaflow.cli.replay.ReplayReport.Exactness;
 import io.quotaflow.cli.replay.ReplayReport.NodeReport;
 import io.quotaflow.cli.replay.ReplayReport.Pair;
 import io.quotaflow.cli.replay.ReplayReport.PoolReport;
@@ -73,6 +72,9 @@ public final class ReportHtml {
     tasksTable(html, orEmpty(report.tasks()), poolIndexes(pools));
     ChartSections sections = new ChartSections(report.range());
     List<TaskReport> tasks = orEmpty(report.tasks());
+    if (!tasks.isEmpty()) {
+      html.append("<h2 id=\"task-charts\">Task limits</h2>\n");
+    }
     for (int i = 0; i < tasks.size(); i++) {
       sections.task(html, i, tasks.get(i));
     }
@@ -98,16 +100,6 @@ public final class ReportHtml {
   /** Writes the page to {@code file} (UTF-8), replacing it. */
   public static void write(ReplayReport report, Path file) throws IOException {
     Files.writeString(file, render(report), StandardCharsets.UTF_8);
-  }
-
-  /** "exact" or "approximate", with the reason beneath. */
-  static String exactness(Exactness exactness) {
-    if (exactness == null) {
-      return Figures.NOT_AVAILABLE;
-    }
-    String word = exactness.exact() ? "exact" : "approximate";
-    return exactness.reason() == null || exactness.reason().isBlank() ? word
-        : word + " <span class=\"reason\">(" + text(exactness.reason()) + ")</span>";
   }
 
   private static void range(StringBuilder html, Range range, List<String> overrides) {
@@ -208,9 +200,9 @@ public final class ReportHtml {
           || (task.freeze() != null && !task.freeze().identical());
       html.append(differs ? "<tr class=\"differs\">" : "<tr>").append("<td class=\"key\"><a href=\"#")
           .append(ChartSections.taskAnchor(i)).append("\">").append(text(task.key())).append("</a></td><td>")
-          .append(poolLink(task.pool(), poolIndexes)).append("</td><td>").append(exactness(task.exactness()))
-          .append("</td><td>").append(ChartSections.diffWords(task.cpu())).append("</td><td>")
-          .append(ChartSections.diffWords(task.freeze())).append("</td><td class=\"num\">")
+          .append(poolLink(task.pool(), poolIndexes)).append("</td><td>").append(Figures.exactness(task.exactness()))
+          .append("</td><td>").append(Figures.diffWords(task.cpu())).append("</td><td>")
+          .append(Figures.diffWords(task.freeze())).append("</td><td class=\"num\">")
           .append(arrow(task.reclaimedCpuSeconds())).append("</td><td class=\"num\">")
           .append(arrow(task.overLimitSeconds())).append("</td></tr>\n");
     }

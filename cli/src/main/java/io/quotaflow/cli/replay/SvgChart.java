@@ -18,7 +18,7 @@ final class SvgChart {
   static final int MAX_DRAWN_POINTS = 2_000;
 
   private static final int LEFT_PX = 56;
-  private static final int RIGHT_PX = 12;
+  private static final int RIGHT_PX = 28; // room for half the last time label
   private static final int TOP_PX = 6;
   private static final int BOTTOM_PX = 22;
   private static final int LEGEND_ROW_PX = 16;
@@ -220,8 +220,9 @@ final class SvgChart {
       svg.append("<text x=\"").append(x).append("\" y=\"").append(plot.heightPx() + 14)
           .append("\" text-anchor=\"middle\">").append(axis.labels().get(i)).append("</text>\n");
     }
-    svg.append("<text x=\"").append(plot.widthPx()).append("\" y=\"").append(plot.heightPx() + 14)
-        .append("\" text-anchor=\"end\" fill=\"").append(AXIS_COLOUR).append("\">UTC</text>\n");
+    // In the corner under the value labels: at the right it would collide with the last time label.
+    svg.append("<text x=\"").append(-LEFT_PX + 2).append("\" y=\"").append(plot.heightPx() + 14)
+        .append("\" fill=\"").append(AXIS_COLOUR).append("\">UTC</text>\n");
   }
 
   private void drawShade(StringBuilder svg, Shade shade, Plot plot) {

@@ -35,10 +35,10 @@ final class Ticks {
       return ticks.get(ticks.size() - 1);
     }
 
-    /** {@code value} with as many decimals as the step needs, thousands and millions as k and M. */
+    /** {@code value} with as many decimals as the step needs, thousands, millions and billions as k, M and G. */
     String label(double value) {
-      double scale = Math.abs(step) >= 1e6 ? 1e6 : Math.abs(step) >= 1e3 ? 1e3 : 1;
-      String suffix = scale == 1e6 ? "M" : scale == 1e3 ? "k" : "";
+      double scale = Math.abs(step) >= 1e9 ? 1e9 : Math.abs(step) >= 1e6 ? 1e6 : Math.abs(step) >= 1e3 ? 1e3 : 1;
+      String suffix = scale == 1e9 ? "G" : scale == 1e6 ? "M" : scale == 1e3 ? "k" : "";
       int decimals = Math.max(0, BigDecimal.valueOf(step / scale).stripTrailingZeros().scale());
       String digits = BigDecimal.valueOf(value / scale).setScale(decimals, RoundingMode.HALF_UP).stripTrailingZeros()
           .toPlainString();

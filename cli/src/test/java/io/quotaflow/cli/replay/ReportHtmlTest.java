@@ -167,6 +167,32 @@ class ReportHtmlTest {
   }
 
   @Test
+  void chartsHaveRoundValueTicksAndUtcTimeLabels() {
+    String html = ReportHtml.render(SampleReports.twoTasks());
+    int start = html.indexOf("id=\"task-1\"");
+    String chart = html.substring(html.indexOf("<svg", start), html.indexOf("</svg>", start));
+
+    List<String> texts = new ArrayList<>();
+    Matcher text = Pattern.compile("<text[^>]*>([^<]*)</text>").matcher(chart);
+    while (text.find()) {
+      texts.add(text.group(1));
+    }
+    // Values 0.5 to 2 cores; the read runs 06:00 to 06:10 UTC.
+    assertThat(texts).contains("0", "0.5", "1", "1.5", "2", "cores", "UTC", "06:00:00", "06:02:00", "06:10:00");
+  }
+
+  @Test
+  void theValueAxisHasFourOrFiveRoundTicksWhateverTheRange() {
+    for (double high : new double[] {1e-6, 0.003, 0.4, 0.7, 1, 1.01, 2, 3.3, 7, 9.99, 12.5, 50, 99, 1234, 8.6e9}) {
+      Ticks.ValueAxis axis = Ticks.values(0, high);
+
+      assertThat(axis.ticks()).as("ticks up to %s", high).hasSizeBetween(4, 5);
+      assertThat(axis.high()).isGreaterThanOrEqualTo(high);
+      assertThat(axis.ticks().stream().map(axis::label).distinct()).as("labels up to %s", high).hasSize(axis.ticks().size());
+    }
+  }
+
+  @Test
   void writeWritesTheRenderedPage() throws Exception {
     ReplayReport report = SampleReports.twoTasks();
     Path file = dir.resolve("report.html");
