@@ -132,7 +132,7 @@ final class ReplayCommand implements Callable<Integer> {
     bar.done();
     double readSeconds = (System.nanoTime() - readStart) / 1e9;
     List<InputRecord> merged = InputMerge.merge(recording.inputs());
-    ReportBuilder.Inputs inputs = new ReportBuilder.Inputs(merged, fromTime.toEpochMilli(), toTime.toEpochMilli());
+    ReportBuilder.Inputs inputs = new ReportBuilder.Inputs(merged, readFromMs, fromTime.toEpochMilli(), toTime.toEpochMilli());
     if (inputs.isEmpty()) {
       throw new ProcessException("no samples in " + topics.samples().name() + " from " + fromTime + " to " + toTime
           + (nodes.isEmpty() ? "" : " on nodes " + String.join(",", nodes)) + " at " + connection.bootstrap() + "; nothing was replayed");

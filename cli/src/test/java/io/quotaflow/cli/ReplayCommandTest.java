@@ -279,6 +279,18 @@ class ReplayCommandTest {
     assertThat(noTopics.exitCode()).isEqualTo(1);
     assertThat(noTopics.err()).contains("no topic no-such-prefix.samples");
 
+    String skewed = TestTopics.uniquePrefix("skewed");
+    Topics skewedTopics = Topics.create(new Topics.Settings(skewed, PARTITIONS, true), kafka.registryClient());
+    try (Admin admin = kafka.admin()) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(skewed + "cpu-decisions", PARTITIONS - 1, (short) 1)))
+          .all().get();
+      TopicAdmin.createMissing(admin, skewedTopics.all(), Optional.of((short) 1));
+    }
+    OperatorTool.Run fewerPartitions = new OperatorTool(kafka, skewed, PARTITIONS)
+        .capture("replay", "--from", run.startedAt().toString(), "--report", html.toString());
+    assertThat(fewerPartitions.exitCode()).isEqualTo(1);
+    assertThat(fewerPartitions.err()).contains(skewed + "cpu-decisions has 2 partitions where 3 were expected");
+
     assertThat(html).doesNotExist();
     assertThat(dir.resolve("bad.json")).doesNotExist();
   }

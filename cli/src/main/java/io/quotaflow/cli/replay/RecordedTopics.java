@@ -123,6 +123,8 @@ public final class RecordedTopics {
   /** Start (-1: the first record at or after the warm-up start; else the beginning) and end (the first record at or after --to). */
   private List<Slice> bounded(KafkaConsumer<String, byte[]> consumer, List<Slice> slices, long readFromMs, long toMs) {
     List<TopicPartition> all = slices.stream().map(Slice::partition).toList();
+    // Assigned before asking for offsets: a read_committed consumer warns of every offset it learns for a partition it does not own.
+    consumer.assign(all);
     Map<TopicPartition, Long> beginning = consumer.beginningOffsets(all, TIMEOUT);
     Map<TopicPartition, Long> end = consumer.endOffsets(all, TIMEOUT);
     Map<TopicPartition, Long> atTo = new HashMap<>();
@@ -149,7 +151,7 @@ public final class RecordedTopics {
         total += s.end() - s.start();
       }
     }
-    consumer.assign(byPartition.keySet());
+    consumer.pause(slices.stream().map(Slice::partition).filter(tp -> !byPartition.containsKey(tp)).toList());
     byPartition.values().forEach(s -> consumer.seek(s.partition(), s.start()));
     Set<TopicPartition> open = new HashSet<>(byPartition.keySet());
     long read = 0;

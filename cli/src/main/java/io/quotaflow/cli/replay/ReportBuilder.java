@@ -49,10 +49,20 @@ public final class ReportBuilder {
     final long fromMs;
     final long endMs;
 
-    public Inputs(List<InputRecord> merged, long fromMs, long toMs) {
+    /** When each pool's config, and the cluster's, was first published within the read (configs in force at its start aside). */
+    final Map<String, Long> poolConfigChanges = new TreeMap<>();
+    Long clusterConfigChange;
+
+    /** @param readFromMs the warm-up start: configs stamped with it are the ones in force there, not changes */
+    public Inputs(List<InputRecord> merged, long readFromMs, long fromMs, long toMs) {
       this.fromMs = fromMs;
       long last = fromMs;
       for (InputRecord r : merged) {
+        if (r.kind() == InputRecord.Kind.POOL && r.timestampMs() > readFromMs) {
+          poolConfigChanges.putIfAbsent(r.key(), r.timestampMs());
+        } else if (r.kind() == InputRecord.Kind.CLUSTER && r.timestampMs() > readFromMs && clusterConfigChange == null) {
+          clusterConfigChange = r.timestampMs();
+        }
         if (r.kind() == InputRecord.Kind.TASK && r.value() != null) {
           specs.put(r.key(), (TaskSpec) r.value());
         } else if (r.kind() == InputRecord.Kind.SAMPLE && r.timestampMs() >= fromMs && r.value() != null) {
@@ -109,7 +119,7 @@ public final class ReportBuilder {
     }
 
     List<NodeReport> nodes = nodes(inputs, keys, recordedFreeze, replayedFreeze, fromMs);
-    List<PoolReport> pools = pools(recording, replayed, context, poolsFilter);
+    List<PoolReport> pools = pools(recording, inputs, replayed, context, poolsFilter);
 
     int exact = (int) tasks.stream().filter(t -> t.exactness().exact()).count();
     int exactMatching = (int) tasks.stream().filter(t -> t.exactness().exact() && t.cpu().identical() && t.freeze().identical()).count();
@@ -171,7 +181,8 @@ public final class ReportBuilder {
         : new Exactness(false, String.join("; ", why));
   }
 
-  private static List<PoolReport> pools(Recording recording, Replayed replayed, Context context, Set<String> filter) {
+  private static List<PoolReport> pools(Recording recording, Inputs inputs, Replayed replayed, Context context,
+      Set<String> filter) {
     Map<String, List<Timed<PoolState>>> recorded = ReplayRun.byKey(recording.poolStates());
     Map<String, List<Timed<PoolState>>> replays = ReplayRun.byKey(replayed.poolStates());
     Set<String> pools = new TreeSet<>(recorded.keySet());
@@ -185,6 +196,12 @@ public final class ReportBuilder {
       List<String> why = new ArrayList<>();
       if (recording.poolsBefore().contains(pool)) {
         why.add("pool-state was recorded before the warm-up start " + at + ": the volume accumulated until then is not rebuilt");
+      }
+      Long changed = inputs.poolConfigChanges.containsKey(pool) ? inputs.poolConfigChanges.get(pool) : inputs.clusterConfigChange;
+      if (changed != null) {
+        why.add("its config or the cluster's was published in the range (first at " + Instant.ofEpochMilli(changed) + "): the live "
+            + "pool processor takes a config up when it reads it, which may be before period reports stamped earlier that were "
+            + "still on their way through the app's internal topic; the replay takes it up in time order (docs/replay.md)");
       }
       if (!context.nodesFilter().isEmpty()) {
         why.add("only nodes " + String.join(",", context.nodesFilter()) + " were read: the pool's tasks elsewhere are missing");
