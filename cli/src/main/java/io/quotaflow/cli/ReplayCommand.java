@@ -8,6 +8,7 @@ import io.quotaflow.cli.replay.RecordedTopics;
 import io.quotaflow.cli.replay.Recording;
 import io.quotaflow.cli.replay.ReplayReport;
 import io.quotaflow.cli.replay.ReplayRun;
+import io.quotaflow.cli.replay.ReplaySummary;
 import io.quotaflow.cli.replay.ReplayTimes;
 import io.quotaflow.cli.replay.ReportBuilder;
 import io.quotaflow.cli.replay.ReportHtml;

@@ -30,9 +30,28 @@ final class ChartSections {
   private static final String POOL_FIGURE = "#1f77b4";
 
   private final Range range;
+  /** Where the charts' time axis starts: the read's start, or the first data point when the recording begins later. */
+  private final long axisFromMs;
+  /** And ends: --to, or the last data point when the recording ends before it. */
+  private final long axisToMs;
 
-  ChartSections(Range range) {
-    this.range = range;
+  ChartSections(ReplayReport report) {
+    this.range = report.range();
+    List<List<Point>> series = series(report);
+    long first = series.stream().mapToLong(s -> s.get(0).tMs()).min().orElse(range.readFromMs());
+    long last = series.stream().mapToLong(s -> s.get(s.size() - 1).tMs()).max().orElse(range.toMs());
+    this.axisFromMs = Math.max(range.readFromMs(), Math.min(range.fromMs(), first));
+    this.axisToMs = Math.max(Math.min(range.toMs(), last), range.fromMs());
+  }
+
+  /** Every non-empty series the charts draw. */
+  private static List<List<Point>> series(ReplayReport report) {
+    java.util.stream.Stream<List<Point>> series = java.util.stream.Stream.of(
+        orEmpty(report.tasks()).stream().flatMap(t -> java.util.stream.Stream.of(t.usage(), t.recordedEffective(), t.replayedEffective())),
+        orEmpty(report.nodes()).stream().map(NodeReport::memory),
+        orEmpty(report.pools()).stream().flatMap(p -> java.util.stream.Stream.of(p.recordedVolume(), p.replayedVolume())))
+        .flatMap(s -> s);
+    return series.filter(s -> s != null && !s.isEmpty()).toList();
   }
 
   static String taskAnchor(int index) {
@@ -99,10 +118,13 @@ final class ChartSections {
     html.append("</section>\n");
   }
 
-  /** A chart over the whole read, the warm-up included, with the start of the compared range marked. */
+  /**
+   * A chart over the read, the warm-up included (from the first data point when the recording starts later), with the
+   * start of the compared range marked.
+   */
   private SvgChart chart(int heightPx, String unit) {
-    SvgChart chart = new SvgChart(range.readFromMs(), range.toMs(), WIDTH_PX, heightPx, unit);
-    if (range.fromMs() > range.readFromMs()) {
+    SvgChart chart = new SvgChart(axisFromMs, axisToMs, WIDTH_PX, heightPx, unit);
+    if (range.fromMs() > axisFromMs) {
       chart.marker(range.fromMs(), "compared from " + Figures.utc(range.fromMs()));
     }
     return chart;

@@ -30,16 +30,29 @@ public final class DecisionDiff {
       Timed<V> b = replayed.get(i);
       if (a.timestampMs() != b.timestampMs() || !Arrays.equals(bytes(a.value()), bytes(b.value()))) {
         return new Diff(recorded.size(), replayed.size(), false, "record " + (i + 1) + " at " + Instant.ofEpochMilli(a.timestampMs())
-            + ": " + fields(a, b));
+            + ": " + fields(a, b), differingFields(a, b));
       }
     }
     if (recorded.size() == replayed.size()) {
-      return new Diff(recorded.size(), replayed.size(), true, null);
+      return Diff.identical(recorded.size());
     }
     boolean moreRecorded = recorded.size() > replayed.size();
     Timed<V> extra = (moreRecorded ? recorded : replayed).get(n);
     return new Diff(recorded.size(), replayed.size(), false, "record " + (n + 1) + " at " + Instant.ofEpochMilli(extra.timestampMs())
-        + (moreRecorded ? " was recorded and not replayed: " : " was replayed and not recorded: ") + extra.value());
+        + (moreRecorded ? " was recorded and not replayed: " : " was replayed and not recorded: ") + extra.value(), List.of("record"));
+  }
+
+  private static <V extends SpecificRecord> List<String> differingFields(Timed<V> a, Timed<V> b) {
+    List<String> names = new java.util.ArrayList<>();
+    if (a.timestampMs() != b.timestampMs()) {
+      names.add("time");
+    }
+    for (Schema.Field field : a.value().getSchema().getFields()) {
+      if (!Objects.equals(a.value().get(field.pos()), b.value().get(field.pos()))) {
+        names.add(field.name());
+      }
+    }
+    return names;
   }
 
   /** The fields that differ, "field: recorded → replayed", or the times when only they do. */
@@ -52,7 +65,7 @@ public final class DecisionDiff {
     for (Schema.Field field : a.value().getSchema().getFields()) {
       Object x = a.value().get(field.pos());
       Object y = b.value().get(field.pos());
-      if (!Objects.equals(String.valueOf(x), String.valueOf(y)) || !Objects.equals(x, y)) {
+      if (!Objects.equals(x, y)) {
         if (text.length() > 0) {
           text.append("; ");
         }

@@ -77,6 +77,23 @@ final class Figures {
         : word + " <span class=\"reason\">(" + text(exactness.reason()) + ")</span>";
   }
 
+  /**
+   * The first difference in a table cell: where it is and which fields differ, not their values ("record 3 at …:
+   * effective_limit_cpu, cgroup differ"); the task's section has the values. Plain text, not escaped.
+   */
+  static String diffBrief(Diff diff) {
+    if (diff.identical()) {
+      return "identical";
+    }
+    String counts = diff.recorded() == diff.replayed() ? "" : " (" + diff.recorded() + " recorded, " + diff.replayed() + " replayed)";
+    String first = diff.firstDifference();
+    int colon = first == null ? -1 : first.indexOf(": ");
+    if (colon < 0 || diff.differingFields().isEmpty() || diff.differingFields().contains("record")) {
+      return (first == null ? "differs" : first) + counts;
+    }
+    return first.substring(0, colon) + ": " + String.join(", ", diff.differingFields()) + " differ" + counts;
+  }
+
   /** "identical" or the first difference, with the record counts when they differ (escaped HTML). */
   static String diffWords(Diff diff) {
     if (diff == null) {

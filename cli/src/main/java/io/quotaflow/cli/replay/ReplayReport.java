@@ -78,8 +78,18 @@ public record ReplayReport(
    * @param replayed records the replay produced in it
    * @param identical whether both sequences are equal, value for value (Avro binary encoding)
    * @param firstDifference the first difference in words ("decision 3 at 12:00:05: effective_limit_cpu 0.75 recorded, 0.80 replayed"); null when identical
+   * @param differingFields the fields that differ in the first differing record ("time" for its record timestamp;
+   *     "record" when one side has a record the other has not); empty when identical
    */
-  public record Diff(int recorded, int replayed, boolean identical, String firstDifference) {}
+  public record Diff(int recorded, int replayed, boolean identical, String firstDifference, List<String> differingFields) {
+    public Diff {
+      differingFields = differingFields == null ? List.of() : List.copyOf(differingFields);
+    }
+
+    public static Diff identical(int records) {
+      return new Diff(records, records, true, null, List.of());
+    }
+  }
 
   /** A point of a time series. */
   public record Point(long tMs, double value) {}

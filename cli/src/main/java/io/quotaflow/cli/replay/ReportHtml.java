@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The replay report as one HTML file: inline CSS and inline SVG, nothing fetched, so it opens offline, from a
@@ -28,9 +27,6 @@ public final class ReportHtml {
 
   /** Advice candidates listed; the search may try many more, and the best are first. */
   static final int CANDIDATES_SHOWN = 20;
-
-  // Arguments made only of these need no quotes in a shell; anything else is single-quoted.
-  private static final Pattern SHELL_SAFE = Pattern.compile("[A-Za-z0-9_./=:,+@%-]+");
 
   private static final String STYLE = """
       body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -70,7 +66,7 @@ public final class ReportHtml {
     }
     List<PoolReport> pools = orEmpty(report.pools());
     tasksTable(html, orEmpty(report.tasks()), poolIndexes(pools));
-    ChartSections sections = new ChartSections(report.range());
+    ChartSections sections = new ChartSections(report);
     List<TaskReport> tasks = orEmpty(report.tasks());
     if (!tasks.isEmpty()) {
       html.append("<h2 id=\"task-charts\">Task limits</h2>\n");
@@ -201,8 +197,8 @@ public final class ReportHtml {
       html.append(differs ? "<tr class=\"differs\">" : "<tr>").append("<td class=\"key\"><a href=\"#")
           .append(ChartSections.taskAnchor(i)).append("\">").append(text(task.key())).append("</a></td><td>")
           .append(poolLink(task.pool(), poolIndexes)).append("</td><td>").append(Figures.exactness(task.exactness()))
-          .append("</td><td>").append(Figures.diffWords(task.cpu())).append("</td><td>")
-          .append(Figures.diffWords(task.freeze())).append("</td><td class=\"num\">")
+          .append("</td><td>").append(text(Figures.diffBrief(task.cpu()))).append("</td><td>")
+          .append(text(Figures.diffBrief(task.freeze()))).append("</td><td class=\"num\">")
           .append(arrow(task.reclaimedCpuSeconds())).append("</td><td class=\"num\">")
           .append(arrow(task.overLimitSeconds())).append("</td></tr>\n");
     }
@@ -226,21 +222,9 @@ public final class ReportHtml {
     return indexes;
   }
 
-  /** The arguments as a user pastes them after {@code quotaflow replay}: each {@code --set}, shell-quoted, escaped. */
+  /** The arguments as a user pastes them after {@code quotaflow replay}, escaped. */
   static String setArguments(List<String> sets) {
-    if (sets.isEmpty()) {
-      return "(parameters in force)";
-    }
-    StringBuilder command = new StringBuilder();
-    for (String set : sets) {
-      if (command.length() > 0) {
-        command.append(' ');
-      }
-      String argument = set == null ? "" : set;
-      command.append("--set ").append(SHELL_SAFE.matcher(argument).matches() ? argument
-          : "'" + argument.replace("'", "'\\''") + "'");
-    }
-    return text(command.toString());
+    return text(ShellWords.setArguments(sets));
   }
 
   private static String filter(List<String> filter) {

@@ -18,7 +18,7 @@ class DecisionDiffTest {
   @Test
   void equalSequencesAreIdentical() {
     assertThat(DecisionDiff.compare(List.of(d(1, 1.0), d(2, 0.9)), List.of(d(1, 1.0), d(2, 0.9))))
-        .isEqualTo(new ReplayReport.Diff(2, 2, true, null));
+        .isEqualTo(ReplayReport.Diff.identical(2));
   }
 
   @Test
@@ -27,6 +27,7 @@ class DecisionDiffTest {
 
     assertThat(diff.identical()).isFalse();
     assertThat(diff.firstDifference()).contains("record 1").contains("effective_limit_cpu 0.3 recorded, 0.30000000000000004 replayed");
+    assertThat(diff.differingFields()).containsExactly("effective_limit_cpu");
   }
 
   @Test

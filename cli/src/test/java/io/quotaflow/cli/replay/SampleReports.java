@@ -36,21 +36,22 @@ final class SampleReports {
     Summary summary = new Summary(2, 1, 1, 1, 12, 13, 2, 2, 40, 40, new Pair(100.0, 112.5), new Pair(10.0, 7.5),
         new Pair(60.0, 480.0));
     TaskReport hostile = new TaskReport(HOSTILE_KEY, "batch", new Exactness(true, "whole life within the input read"),
-        new Diff(4, 4, true, null), new Diff(0, 0, true, null), new Pair(80.0, 90.0), new Pair(6.0, 4.0),
+        Diff.identical(4), Diff.identical(0), new Pair(80.0, 90.0), new Pair(6.0, 4.0),
         every10s(i -> 0.5 + (i % 7) * 0.1), List.of(new Point(READ_FROM_MS, 2.0)),
         List.of(new Point(READ_FROM_MS, 1.5), new Point(FROM_MS + 100_000, 1.2)),
         List.of(new Point(READ_FROM_MS, 1.5), new Point(FROM_MS + 100_000, 1.0)),
         List.of(new Point(READ_FROM_MS, 1.5), new Point(FROM_MS + 80_000, 1.1)),
         List.of(new Point(READ_FROM_MS, 1.5), new Point(FROM_MS + 80_000, 0.9)));
     TaskReport calm = new TaskReport(CALM_KEY, null, new Exactness(false, "started before the input read (<warm-up>)"),
-        new Diff(8, 9, false, "decision 3 at 06:02:05: effective_limit_cpu 0.75 recorded, 0.80 replayed"),
-        new Diff(2, 2, true, null), new Pair(20.0, 22.5), new Pair(4.0, 3.5),
+        new Diff(8, 9, false, "decision 3 at 06:02:05: effective_limit_cpu 0.75 recorded, 0.80 replayed",
+            List.of("effective_limit_cpu")),
+        Diff.identical(2), new Pair(20.0, 22.5), new Pair(4.0, 3.5),
         List.of(), List.of(new Point(READ_FROM_MS, 1.0)), List.of(), List.of(), List.of(), List.of());
     NodeReport node = new NodeReport("node-a", new Pair(3.0 * (1L << 30), 2.5 * (1L << 30)), new Pair(60.0, 480.0),
         every10s(i -> (2.0 + (i % 5) * 0.2) * (1L << 30)),
         List.of(new Interval(CALM_KEY, FROM_MS + 100_000, FROM_MS + 160_000)),
         List.of(new Interval(CALM_KEY, FROM_MS + 120_000, null)));
-    PoolReport pool = new PoolReport("batch", new Exactness(true, "every member exact"), new Diff(40, 40, true, null),
+    PoolReport pool = new PoolReport("batch", new Exactness(true, "every member exact"), Diff.identical(40),
         every10s(i -> i * 12.0), every10s(i -> i * 11.5), List.of(), List.of());
     Advice advice = new Advice(30.0, new Candidate(List.of(), 100.0, 10.0, true), List.of(
         new Candidate(List.of("cpu.idle_threshold=0.3", "cpu.step=0.2"), 500.0, 80.0, false),

@@ -1,6 +1,5 @@
-package io.quotaflow.cli;
+package io.quotaflow.cli.replay;
 
-import io.quotaflow.cli.replay.ReplayReport;
 import io.quotaflow.cli.replay.ReplayReport.Candidate;
 import io.quotaflow.cli.replay.ReplayReport.Pair;
 import io.quotaflow.cli.replay.ReplayReport.TaskReport;
@@ -9,13 +8,13 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** What {@code replay} prints when it is done: the report's headline, the tasks that differ, the advice, where the files are. */
-final class ReplaySummary {
+public final class ReplaySummary {
 
   private static final int LISTED = 10;
 
   private ReplaySummary() {}
 
-  static void print(PrintWriter out, ReplayReport report, Path html, Path json) {
+  public static void print(PrintWriter out, ReplayReport report, Path html, Path json) {
     ReplayReport.Range range = report.range();
     ReplayReport.Summary s = report.summary();
     double seconds = range.readSeconds() + range.replaySeconds();
@@ -38,7 +37,7 @@ final class ReplaySummary {
     List<TaskReport> differing = report.tasks().stream().filter(t -> !t.cpu().identical() || !t.freeze().identical()).toList();
     differing.stream().limit(LISTED).forEach(t -> out.printf("  %s (%s): %s%n", t.key(),
         t.exactness().exact() ? "exact" : "approximate: " + t.exactness().reason(),
-        !t.cpu().identical() ? "cpu " + t.cpu().firstDifference() : "freeze " + t.freeze().firstDifference()));
+        !t.cpu().identical() ? "cpu " + Figures.diffBrief(t.cpu()) : "freeze " + Figures.diffBrief(t.freeze())));
     if (differing.size() > LISTED) {
       out.printf("  … %d more in the report%n", differing.size() - LISTED);
     }
@@ -63,7 +62,7 @@ final class ReplaySummary {
     for (Candidate c : within) {
       out.printf("  reclaims %.1f CPU-s (%+.1f), over-limit %.1f s (%+.1f): %s%n", c.reclaimedCpuSeconds(),
           c.reclaimedCpuSeconds() - baseline.reclaimedCpuSeconds(), c.overLimitSeconds(),
-          c.overLimitSeconds() - baseline.overLimitSeconds(), c.sets().stream().map(x -> "--set " + x).reduce((a, b) -> a + " " + b).orElse(""));
+          c.overLimitSeconds() - baseline.overLimitSeconds(), ShellWords.setArguments(c.sets()));
     }
   }
 }
