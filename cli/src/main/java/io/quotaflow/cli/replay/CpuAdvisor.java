@@ -94,7 +94,8 @@ public final class CpuAdvisor {
     List<Candidate> ranked = new ArrayList<>(tried.values());
     ranked.sort(Comparator.comparing((Candidate c) -> !c.withinBound())
         .thenComparing(Comparator.comparingDouble(Candidate::reclaimedCpuSeconds).reversed())
-        .thenComparingDouble(Candidate::overLimitSeconds));
+        .thenComparingDouble(Candidate::overLimitSeconds)
+        .thenComparingInt(c -> c.sets().size())); // of two settings that replay alike, the one that changes less
     return new Advice(maxAddedOverLimitSeconds,
         new Candidate(List.of(), baseline.reclaimedCpuSeconds(), baseline.overLimitSeconds(), true), ranked);
   }

@@ -287,7 +287,7 @@ public final class ReportBuilder {
         }
         long bytes = s.value().getMemoryBytes();
         if (frozenAt(heldWhileFrozen, task, at.getKey())) {
-          heldAt.putIfAbsent(task, current.getOrDefault(task, bytes));
+          heldAt.putIfAbsent(task, bytes); // the sample the freeze was decided on, or the first after it
           bytes = Math.min(bytes, heldAt.get(task));
         } else {
           heldAt.remove(task);
@@ -357,8 +357,8 @@ public final class ReportBuilder {
   }
 
   /**
-   * Seconds the task's recorded usage was above the effective limit in force: the time it would
-   * have been held back under contention. An estimate: the replay cannot know how the task would
+   * Seconds the task's recorded usage was above the effective limit in force (a weightless task's: its quota): the
+   * time it would have been held back under contention. An estimate: the replay cannot know how the task would
    * have run under other limits, only how much of what it did run was above them.
    */
   static double overLimitSeconds(List<Timed<CgroupSample>> samples, List<Timed<CpuDecision>> decisions) {
@@ -367,11 +367,23 @@ public final class ReportBuilder {
       long startMs = samples.get(i - 1).timestampMs();
       double cores = cores(samples.get(i - 1).value(), samples.get(i).value());
       CpuDecision d = inForce(decisions, startMs);
-      if (d != null && !Double.isNaN(cores) && cores > d.getEffectiveLimitCpu() * 1.001) {
+      if (d != null && !Double.isNaN(cores) && cores > heldToCpu(d) * 1.001) {
         total += (samples.get(i).timestampMs() - startMs) / 1000.0;
       }
     }
     return total;
+  }
+
+  /**
+   * What the task is held to: its effective limit; for a weightless task (effective limit 0, DESIGN §2), which is meant
+   * to run on idle CPU only, its CFS quota when it has one, else nothing — its usage is never "over".
+   */
+  private static double heldToCpu(CpuDecision d) {
+    if (d.getEffectiveLimitCpu() > 0) {
+      return d.getEffectiveLimitCpu();
+    }
+    long quotaUs = d.getCgroup().getQuotaUs();
+    return quotaUs > 0 ? (double) quotaUs / d.getCgroup().getPeriodUs() : Double.POSITIVE_INFINITY;
   }
 
   /** A decision field as steps: the value in force at --from, then each change. */

@@ -38,10 +38,10 @@ public final class ReportHtml {
       th, td { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
       th { background: #f4f4f4; }
       td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-      table.tasks td { font-size: 13px; } table.tasks td.key { word-break: break-all; }
+      table.tasks td { font-size: 13px; } table.tasks td.key { word-break: break-all; min-width: 11em; }
       tr.differs { background: #fff6e6; } tr.advice { background: #e3f4e6; font-weight: 600; }
       .reason, .facts { color: #555; } .reason { font-size: 12px; }
-      code.command { user-select: all; background: #f4f4f4; padding: 1px 4px; }
+      code.command { user-select: all; background: #f4f4f4; padding: 1px 4px; line-height: 1.6; }
       svg.chart { display: block; max-width: 100%; height: auto; }
       svg.chart text { fill: #444; font-family: inherit; }
       """;
