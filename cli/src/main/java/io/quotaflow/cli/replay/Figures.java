@@ -4,6 +4,7 @@ import io.quotaflow.cli.replay.ReplayReport.Diff;
 import io.quotaflow.cli.replay.ReplayReport.Exactness;
 import io.quotaflow.process.ops.Markup;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -92,6 +93,18 @@ final class Figures {
       return (first == null ? "differs" : first) + counts;
     }
     return first.substring(0, colon) + ": " + String.join(", ", diff.differingFields()) + " differ" + counts;
+  }
+
+  /** Each reason without its explanation, for a terminal line: "its pool relaxed was capped; it ran before the input read". */
+  static String shortReason(String reason) {
+    List<String> parts = new java.util.ArrayList<>();
+    for (String part : reason.split("; ")) {
+      int colon = part.indexOf(':');
+      int paren = part.indexOf(" (");
+      int cut = colon < 0 ? paren : paren < 0 ? colon : Math.min(colon, paren);
+      parts.add(cut < 0 ? part : part.substring(0, cut));
+    }
+    return String.join("; ", parts);
   }
 
   /** "identical" or the first difference, with the record counts when they differ (escaped HTML). */

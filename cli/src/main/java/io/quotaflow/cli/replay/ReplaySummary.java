@@ -36,7 +36,7 @@ public final class ReplaySummary {
     figure(out, "frozen task-seconds", s.frozenTaskSeconds());
     List<TaskReport> differing = report.tasks().stream().filter(t -> !t.cpu().identical() || !t.freeze().identical()).toList();
     differing.stream().limit(LISTED).forEach(t -> out.printf("  %s (%s): %s%n", t.key(),
-        t.exactness().exact() ? "exact" : "approximate: " + t.exactness().reason(),
+        t.exactness().exact() ? "exact" : "approximate: " + Figures.shortReason(t.exactness().reason()),
         !t.cpu().identical() ? "cpu " + Figures.diffBrief(t.cpu()) : "freeze " + Figures.diffBrief(t.freeze())));
     if (differing.size() > LISTED) {
       out.printf("  … %d more in the report%n", differing.size() - LISTED);
