@@ -190,9 +190,13 @@ class ReplayCommandTest {
   void replayingARecordedRunWithARestartGivesEveryTasksDecisionsBitForBit(KafkaEnv kafka, @TempDir Path dir) throws Exception {
     Recorded run = recorded(kafka, dir);
     Path html = dir.resolve("incident.html");
+    Map<String, Long> endOffsetsBefore = endOffsets(kafka, run.prefix());
+    java.util.Set<String> groupsBefore = groups(kafka);
 
     OperatorTool.Run result = replay(kafka, run, html);
 
+    assertThat(endOffsets(kafka, run.prefix())).as("replay produces nothing").isEqualTo(endOffsetsBefore);
+    assertThat(groups(kafka)).as("replay joins no consumer group").isEqualTo(groupsBefore);
     assertThat(result.exitCode()).as(result.out() + result.err()).isZero();
     ReplayReport report = ReportJson.read(dir.resolve("incident.json"));
     assertThat(report.tasks()).hasSize(NODES * TASKS);
@@ -246,6 +250,47 @@ class ReplayCommandTest {
     assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(ReportJson.read(dir.resolve("best.json")).summary().reclaimedCpuSeconds().replayed())
         .isEqualTo(best.reclaimedCpuSeconds());
+  }
+
+  @Test
+  void nodesAndPoolsNarrowWhatIsReadAndReported(KafkaEnv kafka, @TempDir Path dir) throws Exception {
+    Recorded run = recorded(kafka, dir);
+
+    OperatorTool.Run oneNode = replay(kafka, run, dir.resolve("node.html"), "--nodes", "node-1");
+
+    assertThat(oneNode.exitCode()).as(oneNode.out() + oneNode.err()).isZero();
+    ReplayReport report = ReportJson.read(dir.resolve("node.json"));
+    assertThat(report.tasks()).extracting(ReplayReport.TaskReport::key).containsExactly("node-1/task-0", "node-1/task-1", "node-1/task-2");
+    assertThat(report.tasks()).allSatisfy(t -> assertThat(t.cpu().identical()).as(t.key()).isTrue());
+    assertThat(report.pools()).allSatisfy(p -> assertThat(p.exactness().reason()).contains("only nodes node-1 were read"));
+
+    OperatorTool.Run noPool = replay(kafka, run, dir.resolve("pool.html"), "--pools", "no-such-pool");
+
+    assertThat(noPool.exitCode()).isZero();
+    assertThat(ReportJson.read(dir.resolve("pool.json")).tasks()).isEmpty();
+  }
+
+  /** Every partition's end offset of every topic with the prefix. */
+  private static Map<String, Long> endOffsets(KafkaEnv kafka, String prefix) throws Exception {
+    try (Admin admin = kafka.admin()) {
+      java.util.Set<String> names = new java.util.TreeSet<>(admin.listTopics().names().get());
+      names.removeIf(n -> !n.startsWith(prefix));
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+      admin.describeTopics(names).allTopicNames().get().forEach((name, description) -> description.partitions()
+          .forEach(p -> latest.put(new org.apache.kafka.common.TopicPartition(name, p.partition()),
+              org.apache.kafka.clients.admin.OffsetSpec.latest())));
+      Map<String, Long> offsets = new java.util.TreeMap<>();
+      admin.listOffsets(latest).all().get().forEach((tp, info) -> offsets.put(tp.toString(), info.offset()));
+      return offsets;
+    }
+  }
+
+  private static java.util.Set<String> groups(KafkaEnv kafka) throws Exception {
+    try (Admin admin = kafka.admin()) {
+      java.util.Set<String> ids = new java.util.TreeSet<>();
+      admin.listGroups().all().get().forEach(g -> ids.add(g.groupId()));
+      return ids;
+    }
   }
 
   @Test
