@@ -22,6 +22,7 @@ import java.util.SplittableRandom;
 final class ReplayWorkload {
 
   static final double NCPUS = 1.0;
+  static final double MIN_CPU_LIMIT = 0.1;
   static final long NORMAL_BYTES = 256L << 20;
   static final long PEAK_BYTES = 384L << 20;
   /** Above {@link #NORMAL_BYTES} × the default peak threshold ratio (1.1): the gate sees a peak coming. */
@@ -82,11 +83,14 @@ final class ReplayWorkload {
     return statuses;
   }
 
-  /** Reclaim on with the monitor's defaults (a check a second, as the 1 Hz samples); declared memory normal and peak. */
+  /**
+   * Reclaim on with the monitor's defaults (a check a second, as the 1 Hz samples) but a floor of 0.1 CPU: the default floor,
+   * 1 CPU, is a one-CPU task's hard limit, and its monitor would never move. Declared memory normal and peak.
+   */
   TaskSpec spec(int task, long submittedMs) {
     return TaskSpec.newBuilder().setNode(nodeIds[task]).setTask(taskIds[task]).setOperation("bench-replay")
         .setNcpus(NCPUS).setMemoryNormalBytes(NORMAL_BYTES).setMemoryPeakBytes(PEAK_BYTES)
-        .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(true).build())
+        .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(true).setMinCpuLimit(MIN_CPU_LIMIT).build())
         .setSubmittedMs(submittedMs).build();
   }
 
