@@ -58,7 +58,7 @@ public final class ReplayBench implements Callable<Integer> {
   int nodes;
 
   @Option(names = "--seconds", paramLabel = "S", defaultValue = "120",
-      description = "Seconds of 1 Hz samples per task, ending when the recording starts (default: ${DEFAULT-VALUE}; at most 240:"
+      description = "Seconds of 1 Hz samples per task, stamped up to the moment the feed starts (default: ${DEFAULT-VALUE}; at most 240:"
           + " the app refuses samples 5 minutes from the broker's time).")
   int seconds;
 
