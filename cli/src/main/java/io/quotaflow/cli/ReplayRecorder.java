@@ -41,6 +41,7 @@ final class ReplayRecorder {
    * @param readFromMs before the first record of the recording: nothing of it precedes the replay's read
    * @param toMs after its last record
    * @param samples samples produced
+   * @param seconds wall time of the recording: the app's start, the setup, the feed and the app catching up
    */
   record Recorded(long readFromMs, long toMs, long samples, double seconds) {}
 
