@@ -55,6 +55,8 @@ public final class QuotaflowCli implements Runnable {
    */
   static CommandLine commandLine() {
     CommandLine root = new CommandLine(new QuotaflowCli());
+    // bench replay lives here, not in the benchmarks module: the replay classes it times are the cli's.
+    root.getSubcommands().get("bench").addSubcommand(new ReplayBench());
     addFooter(root, LOGGING_VARIABLES);
     return root;
   }

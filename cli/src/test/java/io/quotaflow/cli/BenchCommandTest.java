@@ -11,7 +11,8 @@ import picocli.CommandLine;
 
 /**
  * {@code quotaflow bench} as a user meets it, now that the benchmarks live in their own module: the
- * same command, subcommands and usage lines under {@code quotaflow}, and a benchmark run through it.
+ * same command, subcommands and usage lines under {@code quotaflow}, and a benchmark run through it;
+ * {@code bench replay}, which the cli adds since the replay classes are its own, among them.
  */
 class BenchCommandTest {
 
@@ -22,7 +23,7 @@ class BenchCommandTest {
   private int quotaflow(String... args) {
     out.getBuffer().setLength(0);
     err.getBuffer().setLength(0);
-    CommandLine line = new CommandLine(new QuotaflowCli()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
+    CommandLine line = QuotaflowCli.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
     return QuotaflowCli.execute(line, args);
   }
 
@@ -32,12 +33,12 @@ class BenchCommandTest {
     assertThat(out.toString()).startsWith("Usage: quotaflow bench [-hV] [COMMAND]")
         .contains("Run a benchmark and print its figures (see docs/benchmarks.md).");
     assertThat(out.toString().lines().filter(l -> l.matches("^  [a-z]+ .*")).map(l -> l.trim().split("\\s+")[0]))
-        .containsExactly("memory", "pools", "collector", "cpu", "cgroups");
+        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "replay");
   }
 
   @Test
   void eachBenchmarksUsageIsNamedUnderQuotaflowBench() {
-    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups"}) {
+    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups", "replay"}) {
       assertThat(quotaflow("bench", benchmark, "--help")).as(benchmark).isZero();
       assertThat(out.toString()).as(benchmark).startsWith("Usage: quotaflow bench " + benchmark + " ");
     }
@@ -53,5 +54,20 @@ class BenchCommandTest {
   void aBenchmarkRunsThroughTheQuotaflowCommand(@TempDir Path outDir) {
     assertThat(quotaflow("bench", "memory", "--seeds=1", "--delays=0", "--out-dir", outDir.toString())).as(err.toString()).isZero();
     assertThat(out.toString()).contains("seeds [1]", outDir.resolve("memory-gating-delay-0.svg").toString());
+  }
+
+  /** A small recording replayed once: every figure printed, every task's decisions identical. No timing is asserted. */
+  @Test
+  void replayBenchPrintsItsFiguresAndEveryTaskIdentical() {
+    assertThat(quotaflow("bench", "replay", "--tasks", "20", "--nodes", "4", "--seconds", "10")).as(out + "\n" + err).isZero();
+    String printed = out.toString();
+    assertThat(printed).startsWith("quotaflow bench replay: 20 tasks on 4 nodes, 10 s of 1 Hz samples, 12 partitions;")
+        .contains("recording: 200 samples decided by the streams app in ")
+        .containsPattern("input records: +\\d+ \\(200 samples\\)")
+        .containsPattern("decisions recorded: +[1-9][\\d,]* cpu, [\\d,]+ freeze");
+    for (String stage : new String[] {"read", "merge", "replay", "report", "end to end"}) {
+      assertThat(printed).as(stage).containsPattern("(?m)^  " + stage + ": +\\d+\\.\\d{3} s +[\\d,]+ records/s$");
+    }
+    assertThat(printed).contains("identical: 20 of 20 tasks (20 exact)");
   }
 }

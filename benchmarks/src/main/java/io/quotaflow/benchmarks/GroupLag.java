@@ -1,0 +1,68 @@
+package io.quotaflow.benchmarks;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * How far a consumer group (a streams app's) trails the committed ends of some topics, and a wait
+ * until it trails nothing: what a benchmark waits on before it feeds more or reads what the app
+ * wrote, never a sleep of a guessed length.
+ */
+public final class GroupLag {
+
+  private static final long POLL_MS = 50;
+
+  private GroupLag() {}
+
+  /** Partitions of {@code topics} where the group's committed offset is below the last stable offset, with the records left. */
+  public static Map<TopicPartition, Long> of(Admin admin, String groupId, Collection<String> topics) {
+    try {
+      Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(topics).allTopicNames().get().values().stream()
+          .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
+          .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+      // read_committed ends: an app under exactly-once commits past its transactions' markers, never into an open one.
+      Map<TopicPartition, Long> ends = new HashMap<>();
+      admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get()
+          .forEach((tp, info) -> ends.put(tp, info.offset()));
+      Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+      Map<TopicPartition, Long> lagging = new HashMap<>();
+      ends.forEach((tp, end) -> {
+        OffsetAndMetadata at = committed.get(tp);
+        long position = at == null ? 0 : at.offset();
+        if (end > 0 && position < end) {
+          lagging.put(tp, end - position);
+        }
+      });
+      return lagging;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the lag of " + groupId, e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot read the lag of consumer group " + groupId + ": " + e.getCause(), e.getCause());
+    }
+  }
+
+  /** Returns once the group trails nothing on {@code topics}; throws, naming the lag, after {@code timeout}. */
+  public static void awaitCaughtUp(Admin admin, String groupId, Collection<String> topics, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    Map<TopicPartition, Long> lagging = of(admin, groupId, topics);
+    while (!lagging.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("consumer group " + groupId + " did not catch up within " + timeout.toSeconds()
+            + " s; lagging: " + lagging);
+      }
+      Thread.sleep(POLL_MS);
+      lagging = of(admin, groupId, topics);
+    }
+  }
+}
