@@ -133,7 +133,7 @@ public final class ReplayBench implements Callable<Integer> {
     long read = System.nanoTime();
     List<InputRecord> merged = InputMerge.merge(recording.inputs());
     long mergedAt = System.nanoTime();
-    ReplayRun.Replayed replayed = ReplayRun.run(merged, Overrides.NONE, fromMs, toMs);
+    ReplayRun.Replayed replayed = ReplayRun.run(merged, Overrides.NONE, recording.partitions(), fromMs, toMs);
     long replayedAt = System.nanoTime();
     ReplayReport report = ReportBuilder.build(recording, new ReportBuilder.Inputs(merged, fromMs, fromMs, toMs), replayed,
         Overrides.NONE, new ReportBuilder.Context(String.valueOf(client.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)),

@@ -140,12 +140,12 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     long replayStart = System.nanoTime();
-    ReplayRun.Replayed replayed = ReplayRun.run(merged, overrides, readFromMs, toTime.toEpochMilli());
+    ReplayRun.Replayed replayed = ReplayRun.run(merged, overrides, recording.partitions(), readFromMs, toTime.toEpochMilli());
     double replaySeconds = (System.nanoTime() - replayStart) / 1e9;
     ReplayReport.Advice advice = null;
     if (advise != null) {
       advice = CpuAdvisor.advise(overrides, maxAddedOverLimit.toMillis() / 1000.0,
-          candidate -> ReportBuilder.totals(inputs, ReplayRun.run(merged, candidate, readFromMs, toTime.toEpochMilli()).cpu()),
+          candidate -> ReportBuilder.totals(inputs, ReplayRun.run(merged, candidate, recording.partitions(), readFromMs, toTime.toEpochMilli()).cpu()),
           n -> bar.note("advisor: " + n + " replays"));
       bar.done();
     }

@@ -40,17 +40,20 @@ public final class ReplayRun {
    * @param cappedPools pools whose cap ratio went below 1 at some time of the replay
    * @param learnedOperations operations that learned a memory profile during the replay
    * @param rejected input records the topology sent to its dead-letter queue
+   * @param gatesMovedByOtherPartitions nodes whose peak gate the replay may move on at other times than the live app
+   *     ({@link SilentNodes})
    */
   public record Replayed(List<Timed<CpuDecision>> cpu, List<Timed<FreezeDecision>> freeze, List<Timed<PoolState>> poolStates,
-      Set<String> cappedPools, Set<String> learnedOperations, long recordsIn, long rejected) {}
+      Set<String> cappedPools, Set<String> learnedOperations, long recordsIn, long rejected, Set<String> gatesMovedByOtherPartitions) {}
 
   private ReplayRun() {}
 
   /**
    * @param merged the inputs in the live app's order ({@link InputMerge})
+   * @param partitions the recorded node-partitioned topics' partition count (the replay itself runs on one)
    * @param keepFromMs outputs before this (the warm-up's) are dropped
    */
-  public static Replayed run(List<InputRecord> merged, Overrides overrides, long keepFromMs, long toMs) {
+  public static Replayed run(List<InputRecord> merged, Overrides overrides, int partitions, long keepFromMs, long toMs) {
     requireOverriddenIdsRecorded(merged, overrides);
     long startMs = merged.isEmpty() ? keepFromMs : merged.get(0).timestampMs();
     try (OfflineDriver offline = new OfflineDriver(Instant.ofEpochMilli(startMs))) {
@@ -88,7 +91,8 @@ public final class ReplayRun {
         }
       }
       out.drain();
-      return new Replayed(out.cpu, out.freeze, out.poolStates, out.cappedPools, out.learnedOperations, piped, out.rejected);
+      return new Replayed(out.cpu, out.freeze, out.poolStates, out.cappedPools, out.learnedOperations, piped, out.rejected,
+          SilentNodes.movedByOtherPartitions(merged, partitions));
     }
   }
 

@@ -166,6 +166,10 @@ public final class ReportBuilder {
     if (!recording.tasksBefore().contains(key) && recording.nodesBefore().contains(node)) {
       why.add("its node " + node + " ran tasks before the warm-up start " + at + ": the node's peak gate is rebuilt from the warm-up only");
     }
+    if (replayed.gatesMovedByOtherPartitions().contains(node)) {
+      why.add("its node fell silent for 2 s or more while other partitions' records went on: a silent node's peak gate is moved "
+          + "on by its partition's stream time, which live is its own partition's and in the replay every partition's (docs/replay.md)");
+    }
     String pool = inputs.poolOf(key);
     if (pool != null && replayed.cappedPools().contains(pool)) {
       why.add("its pool " + pool + " was capped: a cap reaches a task through the app's internal topics, so when the live task "

@@ -49,7 +49,7 @@ class ReportBuilderTest {
   }
 
   private static Replayed replayed(List<Timed<CpuDecision>> cpu, List<Timed<FreezeDecision>> freeze, Set<String> cappedPools) {
-    return new Replayed(cpu, freeze, List.of(), cappedPools, Set.of(), 12, 0);
+    return new Replayed(cpu, freeze, List.of(), cappedPools, Set.of(), 12, 0, Set.of());
   }
 
   private static ReplayReport build(List<InputRecord> inputs, Recording recording, Replayed replayed) {

@@ -47,12 +47,12 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * covers a node that fell silent while others go on: it times out the node's silent tasks and
  * renews the leases of those still waiting.
  */
-final class PeakGateProcessor extends ContextualProcessor<String, Object, String, Object> {
+public final class PeakGateProcessor extends ContextualProcessor<String, Object, String, Object> {
 
   /** How often, in stream time, the punctuator looks for silent nodes. */
-  static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
+  public static final Duration PUNCTUATE_EVERY = Duration.ofSeconds(1);
   /** A node this far behind its partition's stream time has fallen silent: the punctuator moves its gate on. */
-  static final long SILENT_AFTER_MS = 2 * PUNCTUATE_EVERY.toMillis();
+  public static final long SILENT_AFTER_MS = 2 * PUNCTUATE_EVERY.toMillis();
 
   private final Topics topics;
   private final TopologyProbe probe;
