@@ -1,7 +1,7 @@
 package io.quotaflow.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.benchmarks.GroupLag;
+import io.quotaflow.schemas.GroupLag;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;

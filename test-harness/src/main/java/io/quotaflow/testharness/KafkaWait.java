@@ -1,5 +1,6 @@
 package io.quotaflow.testharness;
 
+import io.quotaflow.schemas.GroupLag;
 import io.quotaflow.schemas.Topic;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,12 +13,9 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -86,38 +84,10 @@ public final class KafkaWait {
     try (Admin admin = env.admin()) {
       String[] lag = {"not checked yet"};
       until(timeout, () -> "consumer group " + groupId + " to catch up on " + topics + " (lagging: " + lag[0] + ")", () -> {
-        Map<TopicPartition, Long> lagging = lag(admin, groupId, topics);
+        Map<TopicPartition, Long> lagging = GroupLag.of(admin, groupId, topics);
         lag[0] = lagging.toString();
         return lagging.isEmpty();
       });
-    }
-  }
-
-  /** Partitions of {@code topics} where the group's committed offset is below the end, with the records left. */
-  static Map<TopicPartition, Long> lag(Admin admin, String groupId, Collection<String> topics) {
-    try {
-      Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(topics).allTopicNames().get().values().stream()
-          .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
-          .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
-      Map<TopicPartition, Long> ends = admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
-          .all().get().entrySet().stream()
-          .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
-      Map<TopicPartition, OffsetAndMetadata> committed =
-          admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
-      Map<TopicPartition, Long> lagging = new HashMap<>();
-      ends.forEach((tp, end) -> {
-        OffsetAndMetadata at = committed.get(tp);
-        long position = at == null ? 0 : at.offset();
-        if (end > 0 && position < end) {
-          lagging.put(tp, end - position);
-        }
-      });
-      return lagging;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while reading the lag of " + groupId, e);
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw new IllegalStateException("cannot read the lag of consumer group " + groupId + ": " + e.getCause(), e.getCause());
     }
   }
 

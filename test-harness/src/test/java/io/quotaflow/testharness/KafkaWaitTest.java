@@ -52,18 +52,18 @@ class KafkaWaitTest {
     produce(kafka, topic, 6); // three records on each partition
 
     try (Admin admin = kafka.admin()) {
-      assertThat(KafkaWait.lag(admin, group, List.of(topic))).as("nothing committed yet").hasSize(2);
+      assertThat(io.quotaflow.schemas.GroupLag.of(admin, group, List.of(topic))).as("nothing committed yet").hasSize(2);
       TopicPartition p0 = new TopicPartition(topic, 0);
       TopicPartition p1 = new TopicPartition(topic, 1);
       Map<TopicPartition, Long> ends = endOffsets(kafka, List.of(p0, p1));
 
       commit(kafka, group, Map.of(p0, ends.get(p0), p1, 0L));
       assertThat(ends).containsEntry(p0, 3L).containsEntry(p1, 3L);
-      assertThat(KafkaWait.lag(admin, group, List.of(topic))).containsExactly(Map.entry(p1, 3L));
+      assertThat(io.quotaflow.schemas.GroupLag.of(admin, group, List.of(topic))).containsExactly(Map.entry(p1, 3L));
 
       commit(kafka, group, Map.of(p0, ends.get(p0), p1, ends.get(p1)));
       KafkaWait.consumerGroupCaughtUp(kafka, group, List.of(topic), TIMEOUT);
-      assertThat(KafkaWait.lag(admin, group, List.of(topic))).isEmpty();
+      assertThat(io.quotaflow.schemas.GroupLag.of(admin, group, List.of(topic))).isEmpty();
     }
   }
 

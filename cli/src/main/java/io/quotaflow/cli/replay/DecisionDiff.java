@@ -55,24 +55,19 @@ public final class DecisionDiff {
     return names;
   }
 
-  /** The fields that differ, "field: recorded → replayed", or the times when only they do. */
+  /** The fields that differ, "field X recorded, Y replayed", and the times when they do. */
   private static <V extends SpecificRecord> String fields(Timed<V> a, Timed<V> b) {
-    StringBuilder text = new StringBuilder();
-    if (a.timestampMs() != b.timestampMs()) {
-      text.append("time ").append(Instant.ofEpochMilli(a.timestampMs())).append(" recorded, ")
-          .append(Instant.ofEpochMilli(b.timestampMs())).append(" replayed");
+    List<String> parts = new java.util.ArrayList<>();
+    for (String name : differingFields(a, b)) {
+      parts.add(name.equals("time")
+          ? "time " + Instant.ofEpochMilli(a.timestampMs()) + " recorded, " + Instant.ofEpochMilli(b.timestampMs()) + " replayed"
+          : name + " " + value(a, name) + " recorded, " + value(b, name) + " replayed");
     }
-    for (Schema.Field field : a.value().getSchema().getFields()) {
-      Object x = a.value().get(field.pos());
-      Object y = b.value().get(field.pos());
-      if (!Objects.equals(x, y)) {
-        if (text.length() > 0) {
-          text.append("; ");
-        }
-        text.append(field.name()).append(' ').append(x).append(" recorded, ").append(y).append(" replayed");
-      }
-    }
-    return text.length() == 0 ? "equal values whose encodings differ" : text.toString();
+    return parts.isEmpty() ? "equal values whose encodings differ" : String.join("; ", parts);
+  }
+
+  private static <V extends SpecificRecord> Object value(Timed<V> record, String field) {
+    return record.value().get(record.value().getSchema().getField(field).pos());
   }
 
   static byte[] bytes(SpecificRecord value) {

@@ -278,6 +278,8 @@ public final class ReportBuilder {
         byTime.computeIfAbsent(s.timestampMs(), t -> new ArrayList<>()).add(s);
       }
     }
+    Map<String, List<Interval>> frozenByTask = new HashMap<>();
+    heldWhileFrozen.forEach(i -> frozenByTask.computeIfAbsent(i.task(), t -> new ArrayList<>()).add(i));
     Map<String, Long> current = new HashMap<>();
     Map<String, Long> heldAt = new HashMap<>();
     List<Point> points = new ArrayList<>();
@@ -290,7 +292,7 @@ public final class ReportBuilder {
           continue;
         }
         long bytes = s.value().getMemoryBytes();
-        if (frozenAt(heldWhileFrozen, task, at.getKey())) {
+        if (frozenAt(frozenByTask.getOrDefault(task, List.of()), at.getKey())) {
           heldAt.putIfAbsent(task, bytes); // the sample the freeze was decided on, or the first after it
           bytes = Math.min(bytes, heldAt.get(task));
         } else {
@@ -303,9 +305,10 @@ public final class ReportBuilder {
     return points;
   }
 
-  private static boolean frozenAt(List<Interval> intervals, String task, long tMs) {
+  /** Whether one of the task's own intervals covers {@code tMs}. */
+  private static boolean frozenAt(List<Interval> intervals, long tMs) {
     for (Interval i : intervals) {
-      if (i.task().equals(task) && tMs >= i.fromMs() && (i.toMs() == null || tMs < i.toMs())) {
+      if (tMs >= i.fromMs() && (i.toMs() == null || tMs < i.toMs())) {
         return true;
       }
     }
@@ -334,25 +337,36 @@ public final class ReportBuilder {
     return dtMs <= 0 || dUsec < 0 ? Double.NaN : dUsec / 1000.0 / dtMs;
   }
 
-  /** The decision in force at {@code tMs}: the last one at or before it; null before the first. */
-  private static CpuDecision inForce(List<Timed<CpuDecision>> decisions, long tMs) {
-    CpuDecision found = null;
-    for (Timed<CpuDecision> d : decisions) {
-      if (d.timestampMs() > tMs) {
-        break;
-      }
-      found = d.value();
+  /**
+   * The decision in force as time moves forward: one pass over a task's decisions for all its samples, where looking
+   * each sample's up from the start would cost samples × decisions.
+   */
+  private static final class InForce {
+    private final List<Timed<CpuDecision>> decisions;
+    private int next;
+    private CpuDecision current;
+
+    InForce(List<Timed<CpuDecision>> decisions) {
+      this.decisions = decisions;
     }
-    return found;
+
+    /** The last decision at or before {@code tMs}; calls must not go back in time. */
+    CpuDecision at(long tMs) {
+      while (next < decisions.size() && decisions.get(next).timestampMs() <= tMs) {
+        current = decisions.get(next++).value();
+      }
+      return current;
+    }
   }
 
   /** Σ (hard − effective) × interval, over the sample intervals in range with a decision in force at their start. */
   static double reclaimedCpuSeconds(List<Timed<CgroupSample>> samples, List<Timed<CpuDecision>> decisions, long endMs) {
     double total = 0;
+    InForce inForce = new InForce(decisions);
     for (int i = 1; i < samples.size(); i++) {
       long startMs = samples.get(i - 1).timestampMs();
       long stopMs = Math.min(samples.get(i).timestampMs(), endMs);
-      CpuDecision d = inForce(decisions, startMs);
+      CpuDecision d = inForce.at(startMs);
       if (d != null && stopMs > startMs) {
         total += Math.max(0, d.getHardLimitCpu() - d.getEffectiveLimitCpu()) * (stopMs - startMs) / 1000.0;
       }
@@ -367,10 +381,11 @@ public final class ReportBuilder {
    */
   static double overLimitSeconds(List<Timed<CgroupSample>> samples, List<Timed<CpuDecision>> decisions) {
     double total = 0;
+    InForce inForce = new InForce(decisions);
     for (int i = 1; i < samples.size(); i++) {
       long startMs = samples.get(i - 1).timestampMs();
       double cores = cores(samples.get(i - 1).value(), samples.get(i).value());
-      CpuDecision d = inForce(decisions, startMs);
+      CpuDecision d = inForce.at(startMs);
       if (d != null && !Double.isNaN(cores) && cores > heldToCpu(d) * 1.001) {
         total += (samples.get(i).timestampMs() - startMs) / 1000.0;
       }
@@ -393,7 +408,7 @@ public final class ReportBuilder {
   /** A decision field as steps: the value in force at --from, then each change. */
   private static List<Point> steps(List<Timed<CpuDecision>> decisions, long fromMs, ToDoubleFunction<CpuDecision> field) {
     List<Point> points = new ArrayList<>();
-    CpuDecision atFrom = inForce(decisions, fromMs);
+    CpuDecision atFrom = new InForce(decisions).at(fromMs);
     if (atFrom != null) {
       points.add(new Point(fromMs, field.applyAsDouble(atFrom)));
     }

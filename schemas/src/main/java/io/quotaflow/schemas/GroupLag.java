@@ -1,4 +1,4 @@
-package io.quotaflow.benchmarks;
+package io.quotaflow.schemas;
 
 import java.time.Duration;
 import java.util.Collection;
@@ -16,7 +16,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * How far a consumer group (a streams app's) trails the committed ends of some topics, and a wait
  * until it trails nothing: what a benchmark waits on before it feeds more or reads what the app
- * wrote, never a sleep of a guessed length.
+ * wrote, never a sleep of a guessed length. Tests wait with it too (test-harness KafkaWait).
  */
 public final class GroupLag {
 
