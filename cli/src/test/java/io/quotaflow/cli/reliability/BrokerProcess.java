@@ -12,9 +12,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * {@code quotaflow broker} (Kafka and the schema registry) as its own JVM, as in production. Its ports
- * are picked free up front and its data directory is the test's, so that it can be started again
- * after a SIGKILL on the same addresses and data.
+ * {@code quotaflow broker} (Kafka and the schema registry) as its own JVM, as in production, on ports
+ * picked free up front and the test's data directory.
  */
 final class BrokerProcess implements AutoCloseable {
   private static final String HOST = "localhost";
@@ -23,35 +22,22 @@ final class BrokerProcess implements AutoCloseable {
   /** A cold JVM formatting KRaft storage on two shared cores. */
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
-  private final Path dataDir;
-  private final Path logs;
-  private final int kafkaPort = Ports.free(HOST);
-  private final int registryPort = Ports.free(HOST);
-  private final int controllerPort = Ports.free(HOST);
-  private ChildJvm jvm;
-  private KafkaEnv kafka;
+  private final ChildJvm jvm;
+  private final KafkaEnv kafka;
 
-  private BrokerProcess(Path dataDir, Path logs) {
-    this.dataDir = dataDir;
-    this.logs = logs;
+  private BrokerProcess(ChildJvm jvm, KafkaEnv kafka) {
+    this.jvm = jvm;
+    this.kafka = kafka;
   }
 
   /** Starts a broker on free ports and waits until it printed its addresses. */
   static BrokerProcess start(Path dataDir, Path logs) throws IOException {
-    BrokerProcess broker = new BrokerProcess(dataDir, logs);
-    broker.startAgain();
-    return broker;
-  }
-
-  /** Starts it (again) on the same ports and data directory; waits until it printed its addresses. */
-  void startAgain() throws IOException {
-    jvm = ChildJvm.start("broker", logs, QuotaflowCli.class.getName(), List.of("broker",
-        "--host", HOST, "--port", Integer.toString(kafkaPort), "--registry-port", Integer.toString(registryPort),
-        "--controller-port", Integer.toString(controllerPort), "--data-dir", dataDir.toString()), Map.of());
+    ChildJvm jvm = ChildJvm.start("broker", logs, QuotaflowCli.class.getName(), List.of("broker", "--host", HOST,
+        "--port", Integer.toString(Ports.free(HOST)), "--registry-port", Integer.toString(Ports.free(HOST)),
+        "--controller-port", Integer.toString(Ports.free(HOST)), "--data-dir", dataDir.toString()), Map.of());
     try {
-      String bootstrap = jvm.awaitOutput(BOOTSTRAP, START_TIMEOUT).group(1);
-      String registry = jvm.awaitOutput(REGISTRY, START_TIMEOUT).group(1);
-      kafka = new KafkaEnv(bootstrap, registry);
+      return new BrokerProcess(jvm, new KafkaEnv(jvm.awaitOutput(BOOTSTRAP, START_TIMEOUT).group(1),
+          jvm.awaitOutput(REGISTRY, START_TIMEOUT).group(1)));
     } catch (RuntimeException | Error e) {
       jvm.close();
       throw e;
@@ -63,20 +49,8 @@ final class BrokerProcess implements AutoCloseable {
     return kafka;
   }
 
-  /** SIGKILL. */
-  void kill() {
-    jvm.kill();
-  }
-
-  /** The end of its output, for a failure message. */
-  String tail() {
-    return jvm.tail();
-  }
-
   @Override
   public void close() {
-    if (jvm != null) {
-      jvm.close();
-    }
+    jvm.close();
   }
 }

@@ -136,27 +136,29 @@ final class StreamsAppProcess {
 
     /** Waits until its Kafka Streams is RUNNING (its /health says ready): joined, assigned, restored. */
     void awaitReady() {
-      Matcher started = jvm.awaitOutput(STARTED, START_TIMEOUT);
-      URI health = URI.create("http://127.0.0.1:" + started.group(1) + "/health");
+      URI health = URI.create("http://127.0.0.1:" + jvm.awaitOutput(STARTED, START_TIMEOUT).group(1) + "/health");
       HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
       String[] last = {"nothing yet"};
       try {
-        KafkaWait.until(START_TIMEOUT, "streams instance " + jvm.name() + " to be ready", () -> {
-        try {
-          HttpResponse<String> response = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
-              HttpResponse.BodyHandlers.ofString());
-          last[0] = response.body();
-          return response.statusCode() == 200;
-        } catch (IOException e) {
-          last[0] = e.toString();
-          return false;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      });
+        KafkaWait.until(START_TIMEOUT, "streams instance " + jvm.name() + " to be ready", () -> ready(http, health, last));
       } catch (AssertionError e) {
         throw new AssertionError(e.getMessage() + "; last /health: " + last[0] + "\n" + jvm.tail(), e);
+      }
+    }
+
+    /** Whether /health answers 200; what it answered goes to {@code last[0]}. */
+    private static boolean ready(HttpClient http, URI health, String[] last) {
+      try {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(health).timeout(Duration.ofSeconds(2)).build(),
+            HttpResponse.BodyHandlers.ofString());
+        last[0] = response.body();
+        return response.statusCode() == 200;
+      } catch (IOException e) {
+        last[0] = e.toString();
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
       }
     }
 

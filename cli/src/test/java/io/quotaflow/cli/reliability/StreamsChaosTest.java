@@ -208,8 +208,9 @@ class StreamsChaosTest {
     List<Integer> chunks = IntStream.range(1, SECONDS / CHUNK_S).boxed().collect(Collectors.toCollection(ArrayList::new));
     Collections.shuffle(chunks, random);
     List<Integer> killChunks = chunks.subList(0, KILLS).stream().sorted().toList();
-    // Up to 150 ms after its chunk was written: the app is fetching, deciding or committing it.
-    long[] killDelaysMs = random.longs(KILLS, 0, 150).toArray();
+    // Up to 100 ms after its chunk was written: the app is fetching, deciding or committing it, or the loops through
+    // pool-partials and memory-usage that follow (each a commit interval later).
+    long[] killDelaysMs = random.longs(KILLS, 0, 100).toArray();
     System.out.printf("seed %d: SIGKILL after chunks %s (of %d, %d s each), %s ms after each was written; restart %d on a wiped state dir%n",
         SEED, killChunks, SECONDS / CHUNK_S, CHUNK_S, java.util.Arrays.toString(killDelaysMs), WIPED_KILL + 1);
 
@@ -377,8 +378,10 @@ class StreamsChaosTest {
       }, firstRoundMs - System.currentTimeMillis(), 1000, TimeUnit.MILLISECONDS);
 
       // Running: every partition has decisions of samples taken after both instances were in.
-      KafkaWait.until(Duration.ofSeconds(60), "decisions on every partition", () -> IntStream.range(0, LIVE_PARTITIONS)
-          .allMatch(p -> firstArrivalFor(decisions.poll(), p, firstRoundMs + 3000).isPresent()));
+      KafkaWait.until(Duration.ofSeconds(60), "decisions on every partition", () -> {
+        List<Arrival<CpuDecision>> arrivals = decisions.poll();
+        return IntStream.range(0, LIVE_PARTITIONS).allMatch(p -> firstArrivalFor(arrivals, p, firstRoundMs + 1000).isPresent());
+      });
       Map<String, Set<Integer>> owners = samplePartitionsByMember(kafka, app);
       Set<Integer> killedPartitions = ownedBy(owners, "failover-a");
       Set<Integer> survivorPartitions = ownedBy(owners, "failover-b");
@@ -390,11 +393,13 @@ class StreamsChaosTest {
       Thread.sleep(50); // a point inside the app's work on that round, not a wait for a condition
       long killMs = System.currentTimeMillis();
       a.kill();
-      Map<TopicPartition, Long> uncommitted = app.lag();
-      List<String> openTransactions = openTransactions(kafka, app.applicationId);
-      System.out.printf("killed instance a (sample partitions %s, task dirs %s) 50 ms after round %d was sent: uncommitted input %s, "
-              + "open transactions %s; b owns %s and holds task dirs %s (active and standby)%n", killedPartitions, killedTaskDirs,
-          roundsBeforeKill, uncommitted, openTransactions, survivorPartitions, survivorTaskDirs);
+      long uncommitted = app.lag().entrySet().stream().filter(e -> e.getKey().topic().equals(app.topics.samples().name())
+          && killedPartitions.contains(e.getKey().partition())).mapToLong(Map.Entry::getValue).sum();
+      String killedTransaction = app.applicationId + "-" + a.processId() + "-1";
+      boolean transactionOpen = openTransactions(kafka, app.applicationId).contains(killedTransaction);
+      System.out.printf("killed instance a (sample partitions %s, task dirs %s) 50 ms after round %d was sent: %d samples of its "
+              + "partitions uncommitted, its transaction %s; b owns %s and holds task dirs %s (active and standby)%n", killedPartitions,
+          killedTaskDirs, roundsBeforeKill, uncommitted, transactionOpen ? "open" : "not open", survivorPartitions, survivorTaskDirs);
       assertThat(survivorTaskDirs).as("standby replicas: the survivor holds a copy of every task of the killed instance")
           .containsAll(killedTaskDirs);
 
@@ -419,8 +424,9 @@ class StreamsChaosTest {
       List<Long> undisturbed = survivorPartitions.stream().map(resumedAfterMs::get).sorted().toList();
       System.out.printf("takeover, from the SIGKILL to the first read_committed decision of a sample taken after it, on the %d "
               + "partitions the killed instance owned: p50 %.1f s, max %.1f s (%s ms; session.timeout.ms %d, lowered from the "
-              + "app's default 45 s; commit interval 100 ms; transaction timeout Kafka Streams' default); on the survivor's own "
-              + "partitions: max %.1f s (%s ms)%n",
+              + "app's default 45 s; commit interval 100 ms; transaction.timeout.ms 10 s, Kafka Streams' default under exactly-once; "
+              + "samples every second, so up to 1 s of it is the wait for the next one); on the survivor's own partitions: "
+              + "max %.1f s (%s ms)%n",
           takeovers.size(), percentile(takeovers, 0.5) / 1000.0, takeovers.get(takeovers.size() - 1) / 1000.0, takeovers,
           StreamsAppProcess.SESSION_TIMEOUT_MS, undisturbed.isEmpty() ? 0 : undisturbed.get(undisturbed.size() - 1) / 1000.0,
           undisturbed);
@@ -435,14 +441,20 @@ class StreamsChaosTest {
       KafkaWait.until(CATCH_UP, "a decision for every task started", () -> decisions.poll().stream()
           .filter(d -> d.record().value() != null).map(d -> d.record().key() + "@" + d.record().value().getTsMs())
           .collect(Collectors.toSet()).containsAll(expected));
-      List<String> decided = decisions.toEnd().stream().filter(d -> d.record().value() != null)
+      List<Arrival<CpuDecision>> all = decisions.toEnd();
+      List<String> decided = all.stream().filter(d -> d.record().value() != null)
           .map(d -> d.record().key() + "@" + d.record().value().getTsMs()).toList();
+      Map<String, Long> withdrawals = all.stream().filter(d -> d.record().value() == null)
+          .collect(Collectors.groupingBy(d -> d.record().key(), TreeMap::new, Collectors.counting()));
+      Map<String, Long> expectedWithdrawals = produced.stream().filter(s -> s.getState() == SampleState.GONE)
+          .collect(Collectors.toMap(s -> s.getNode() + "/" + s.getTask(), s -> 1L, Long::sum, TreeMap::new));
       Map<String, Long> twice = decided.stream().collect(Collectors.groupingBy(k -> k, TreeMap::new, Collectors.counting()));
       twice.values().removeIf(n -> n == 1);
-      System.out.printf("%d rounds of %d nodes: %d tasks started, %d decisions read back%n", rounds.get(), LIVE_NODES,
-          expected.size(), decided.size());
+      System.out.printf("%d rounds of %d nodes: %d tasks started, %d decisions and %d tombstones read back%n", rounds.get(),
+          LIVE_NODES, expected.size(), decided.size(), withdrawals.values().stream().mapToLong(Long::longValue).sum());
       assertThat(twice).as("(task, sample time) decided more than once").isEmpty();
       assertThat(new TreeSet<>(decided)).as("decided (task, sample time)").isEqualTo(expected);
+      assertThat(withdrawals).as("tombstones per task: each GONE withdraws its decision once").isEqualTo(expectedWithdrawals);
     } finally {
       collectors.shutdownNow();
     }
