@@ -152,8 +152,7 @@ class BrokerKillUnderCollectorLoadTest {
         "--http-host", "127.0.0.1", "--http-port", "0"));
     args.addAll(CliProcesses.connection(kafka, prefix));
     args.addAll(CliProcesses.node(node, sandbox));
-    ChildJvm child = processes.start("collector-" + node, args);
-    return new Collector(node, child, CliProcesses.opsPort(child));
+    return new Collector(node, processes.start("collector-" + node, args));
   }
 
   /**
@@ -185,15 +184,31 @@ class BrokerKillUnderCollectorLoadTest {
     }
   }
 
-  private record Collector(String node, ChildJvm child, int opsPort) {
+  /** A collector process; its /metrics port is read from its output when first asked for. */
+  private static final class Collector {
+    final String node;
+    final ChildJvm child;
+    private int opsPort;
+
+    Collector(String node, ChildJvm child) {
+      this.node = node;
+      this.child = child;
+    }
+
+    int opsPort() {
+      if (opsPort == 0) {
+        opsPort = CliProcesses.opsPort(child);
+      }
+      return opsPort;
+    }
 
     double metric(String name) {
-      return CliProcesses.scrape(child, opsPort).value(name);
+      return CliProcesses.scrape(child, opsPort()).value(name);
     }
 
     /** Samples buffered or held unacknowledged by the producer. */
     double held() {
-      Scrape scrape = CliProcesses.scrape(child, opsPort);
+      Scrape scrape = CliProcesses.scrape(child, opsPort());
       return scrape.value("quotaflow_collector_buffered") + scrape.value("quotaflow_collector_in_flight");
     }
 
@@ -202,7 +217,7 @@ class BrokerKillUnderCollectorLoadTest {
      * up to {@code published + dropped - 1} are all in the topic but the dropped ones.
      */
     Loss loss(KafkaEnv kafka, Topics topics) {
-      Scrape scrape = CliProcesses.scrape(child, opsPort);
+      Scrape scrape = CliProcesses.scrape(child, opsPort());
       long dropped = (long) scrape.value("quotaflow_collector_samples_dropped_total");
       long lastSeq = (long) scrape.value("quotaflow_collector_samples_published_total") + dropped - 1;
       List<ConsumerRecord<String, CgroupSample>> records = KafkaWait.recordsUntil(kafka, topics.samples().name(),

@@ -50,6 +50,11 @@ final class CliProcesses implements AutoCloseable {
     }
   }
 
+  /** Every child started so far, first started first. */
+  List<ChildJvm> started() {
+    return List.copyOf(started);
+  }
+
   /** The flags that point a command at a broker, a registry and a topic set. */
   static List<String> connection(KafkaEnv kafka, String topicPrefix) {
     return List.of("--bootstrap", kafka.bootstrapServers(), "--registry", kafka.registryUrl(), "--topic-prefix", topicPrefix);
