@@ -76,7 +76,9 @@ class BrokerKillUnderCollectorLoadTest {
         processes.close();
       }
     } finally {
-      sandbox.close();
+      if (sandbox != null) {
+        sandbox.close();
+      }
     }
   }
 

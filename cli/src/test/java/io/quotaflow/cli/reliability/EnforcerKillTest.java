@@ -72,7 +72,9 @@ class EnforcerKillTest {
         decisions.close();
       }
     } finally {
-      sandbox.close();
+      if (sandbox != null) {
+        sandbox.close();
+      }
     }
   }
 
