@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  * beginning as a consumer of the streams app must read it; {@link #records()} reads what arrived
  * since the last call, so a test can poll it inside a wait.
  */
-final class NodeTopicTail<V> implements AutoCloseable {
+public final class NodeTopicTail<V> implements AutoCloseable {
 
   private static final Duration TO_END_TIMEOUT = Duration.ofSeconds(30);
 
@@ -26,7 +26,7 @@ final class NodeTopicTail<V> implements AutoCloseable {
   private final TopicPartition partition;
   private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
 
-  NodeTopicTail(KafkaEnv kafka, Topic<String, V> topic, String node) {
+  public NodeTopicTail(KafkaEnv kafka, Topic<String, V> topic, String node) {
     Map<String, Object> props = new HashMap<>(kafka.clientConfig());
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -38,7 +38,7 @@ final class NodeTopicTail<V> implements AutoCloseable {
   }
 
   /** Every record so far, oldest first. */
-  List<ConsumerRecord<String, V>> records() {
+  public List<ConsumerRecord<String, V>> records() {
     for (ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
       records.add(record);
     }
@@ -46,7 +46,7 @@ final class NodeTopicTail<V> implements AutoCloseable {
   }
 
   /** Every record up to the partition's end as of now (its last stable offset), oldest first. */
-  List<ConsumerRecord<String, V>> recordsToEnd() {
+  public List<ConsumerRecord<String, V>> recordsToEnd() {
     long end = consumer.endOffsets(List.of(partition), TO_END_TIMEOUT).get(partition);
     long deadline = System.nanoTime() + TO_END_TIMEOUT.toNanos();
     while (consumer.position(partition) < end) {
@@ -59,7 +59,7 @@ final class NodeTopicTail<V> implements AutoCloseable {
   }
 
   /** The values so far whose key is {@code key}, oldest first. */
-  List<V> values(String key) {
+  public List<V> values(String key) {
     return records().stream().filter(r -> key.equals(r.key()) && r.value() != null).map(ConsumerRecord::value).toList();
   }
 

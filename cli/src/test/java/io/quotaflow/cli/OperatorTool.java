@@ -14,7 +14,7 @@ import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine;
 
 /** Runs an operator command ({@code spec set}, {@code cluster set}, …) against a test broker and topic set, expecting success. */
-record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
+public record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
 
   /** What a command printed and how it exited. */
   record Run(int exitCode, String out, String err) {}
@@ -23,7 +23,7 @@ record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
    * Creates the catalogue's missing topics, as {@code quotaflow streams} does when it starts: the
    * operator tools create none. Returns this tool.
    */
-  OperatorTool withTopics() {
+  public OperatorTool withTopics() {
     Topics topics = Topics.create(new Topics.Settings(topicPrefix, partitions, true), kafka.registryClient());
     try (Admin admin = kafka.admin()) {
       TopicAdmin.createMissing(admin, topics.all(), Optional.of((short) 1));
@@ -31,11 +31,11 @@ record OperatorTool(KafkaEnv kafka, String topicPrefix, int partitions) {
     return this;
   }
 
-  void run(List<String> args) {
+  public void run(List<String> args) {
     assertThat(exitCode(args)).as("quotaflow %s", args).isZero();
   }
 
-  void run(String... args) {
+  public void run(String... args) {
     run(List.of(args));
   }
 

@@ -74,19 +74,32 @@ final class Publisher implements Runnable {
 
   private void send(Outgoing record) throws InterruptedException {
     state.sent(System.nanoTime());
+    Thread sender = Thread.currentThread();
+    Exception[] refused = {null};
     try {
       // The samples topic keeps LogAppendTime (the skew check needs it); nodes keeps this time.
       producer.send(new ProducerRecord<>(record.topic(), null, record.tsMs(), record.key(), record.value()),
-          (metadata, error) -> completed(record, error));
+          (metadata, error) -> {
+            // KafkaProducer reports a retriable refusal before queueing (no metadata within
+            // max.block.ms, as while the broker is away) through this callback, on the sending
+            // thread, instead of throwing it: that record was never sent and is not lost.
+            if (error instanceof RetriableException && Thread.currentThread() == sender) {
+              refused[0] = error;
+            } else {
+              completed(record, error);
+            }
+          });
     } catch (KafkaException | IllegalStateException e) {
-      // Refused before it was queued (no metadata within max.block.ms, a fatal producer state, a
-      // closed producer): nothing was sent, so it goes back where it was.
+      refused[0] = e; // a fatal producer state, a closed producer
+    }
+    if (refused[0] != null) {
+      // Refused before it was queued: nothing was sent, so it goes back where it was.
       state.withdrawn();
       window.release();
       if (!buffer.putBack(record)) {
         metrics.dropped(record);
       }
-      reportFailure("the producer refused a record", e);
+      reportFailure("the producer refused a record", refused[0]);
       Thread.sleep(REFUSED_PAUSE.toMillis());
     }
   }

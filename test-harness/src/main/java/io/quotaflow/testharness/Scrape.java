@@ -42,4 +42,28 @@ public record Scrape(String text) {
     types.keySet().removeIf(name -> !name.startsWith(prefix));
     return types;
   }
+
+  /**
+   * The value of the one series named {@code name} (whatever its labels), as a test reads a
+   * counter or gauge of a process that serves one series of it; fails when there is none or several.
+   */
+  public double value(String name) {
+    Double found = null;
+    for (String line : text.split("\n")) {
+      if (line.startsWith("#")) {
+        continue;
+      }
+      int end = line.indexOf('{') >= 0 ? line.indexOf('{') : line.indexOf(' ');
+      if (end > 0 && line.substring(0, end).equals(name)) {
+        if (found != null) {
+          throw new AssertionError("more than one series named " + name + " in /metrics");
+        }
+        found = Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    if (found == null) {
+      throw new AssertionError("no series named " + name + " in /metrics");
+    }
+    return found;
+  }
 }
