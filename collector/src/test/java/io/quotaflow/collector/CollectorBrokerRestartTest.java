@@ -130,13 +130,15 @@ class CollectorBrokerRestartTest {
     assertThat(seqs).as("still in order, no duplicates").isSorted().doesNotHaveDuplicates();
     long missing = seqs.get(seqs.size() - 1) + 1 - seqs.size();
     assertThat(missing).isEqualTo(dropped);
-    // One outage, one gap: the records the producer held went first, the buffer's newest after.
+    // The records the producer held went first, the buffer's newest after; a record held through a
+    // metadata wait splits the gap around it (docs/collector.md): the gaps add up to the drops.
     List<Long> gaps = new ArrayList<>();
     for (int i = 1; i < seqs.size(); i++) {
       if (seqs.get(i) != seqs.get(i - 1) + 1) {
         gaps.add(seqs.get(i) - seqs.get(i - 1) - 1);
       }
     }
-    assertThat(gaps).containsExactly(dropped);
+    assertThat(gaps).isNotEmpty();
+    assertThat(gaps.stream().mapToLong(Long::longValue).sum()).isEqualTo(dropped);
   }
 }

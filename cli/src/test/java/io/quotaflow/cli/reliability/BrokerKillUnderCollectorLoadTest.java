@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.Sandboxes;
-import io.quotaflow.embedded.Ports;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.testharness.ChildJvm;
@@ -19,8 +18,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -49,14 +46,12 @@ class BrokerKillUnderCollectorLoadTest {
   private static final int ROOMY_HELD_BEFORE_RESTART = 10 * TINY_BUFFER;
   private static final String ROOMY = "node-roomy";
   private static final String TINY = "node-tiny";
-  private static final Pattern READY = Pattern.compile("(?m)^Schema registry +(http\\S+)$[\\s\\S]*^Ready in");
 
   @TempDir Path dataDir;
   @TempDir Path logs;
   CgroupSandbox sandbox;
   CliProcesses processes;
-  List<String> brokerArgs;
-  ChildJvm broker;
+  BrokerProcess broker;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -64,9 +59,6 @@ class BrokerKillUnderCollectorLoadTest {
     sandbox.group("alpha");
     sandbox.group("beta");
     processes = new CliProcesses(logs);
-    brokerArgs = List.of("broker", "--port", String.valueOf(Ports.free("localhost")),
-        "--registry-port", String.valueOf(Ports.free("localhost")),
-        "--controller-port", String.valueOf(Ports.free("localhost")), "--data-dir", dataDir.toString());
   }
 
   @AfterEach
@@ -74,6 +66,9 @@ class BrokerKillUnderCollectorLoadTest {
     try {
       if (processes != null) {
         processes.close();
+      }
+      if (broker != null) {
+        broker.close();
       }
     } finally {
       if (sandbox != null) {
@@ -84,7 +79,8 @@ class BrokerKillUnderCollectorLoadTest {
 
   @Test
   void theRoomyBufferLosesNothingAndTheTinyOnesLossIsCountedExactlyAndVisibleAsSeqGaps() throws Exception {
-    KafkaEnv kafka = startBroker();
+    broker = BrokerProcess.start(dataDir, logs);
+    KafkaEnv kafka = broker.kafka();
     String prefix = TestTopics.uniquePrefix("broker-kill");
     Topics topics = Topics.create(new Topics.Settings(prefix, 2, true), kafka.registryClient());
     TestTopics.create(kafka, topics.samples());
@@ -110,7 +106,7 @@ class BrokerKillUnderCollectorLoadTest {
         .as("nothing is acknowledged without a broker").isEqualTo(roomyPublishedAtKill);
 
     long restarting = System.nanoTime();
-    startBroker();
+    broker.restart();
     long outageMs = msSince(killed);
     long restartMs = msSince(restarting);
     // Nothing held any more (it holds something all through an outage): all it took was delivered or dropped.
@@ -140,13 +136,6 @@ class BrokerKillUnderCollectorLoadTest {
         + " roomy (--buffer %d) held %.0f samples when the restart began, dropped 0, %d samples read without a gap;"
         + " tiny (--buffer %d) dropped %d, seq gaps %s (%s)%n", outageMs, restartMs, ROOMY_BUFFER, roomyHeldAtRestart,
         roomyLoss.seqs().size(), TINY_BUFFER, tinyLoss.dropped(), tinyLoss.gaps(), tinyLoss.jumps().trim());
-  }
-
-  /** Starts {@code quotaflow broker} (again, on the same ports and data directory) and waits until it is ready. */
-  private KafkaEnv startBroker() {
-    broker = processes.start("broker", List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"), brokerArgs);
-    Matcher ready = broker.awaitOutput(READY, CliProcesses.START_PATIENCE);
-    return new KafkaEnv("localhost:" + brokerArgs.get(2), ready.group(1));
   }
 
   private Collector startCollector(KafkaEnv kafka, String prefix, String node, int buffer) {
