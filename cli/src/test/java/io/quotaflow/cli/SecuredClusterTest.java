@@ -10,6 +10,7 @@ import io.quotaflow.embedded.EmbeddedKafka;
 import io.quotaflow.embedded.EmbeddedSchemaRegistry;
 import io.quotaflow.embedded.RegistrySettings;
 import io.quotaflow.enforcer.EnforcerCommand;
+import io.quotaflow.process.KafkaRefusal;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.streams.StreamsCommand;
@@ -190,8 +191,108 @@ class SecuredClusterTest {
     }
   }
 
+  @Test
+  @Order(3)
+  void theCollectorWithoutItsAclsStopsNamingTheTopic() throws Exception {
+    PlainFileTree tree = PlainFileTree.v1(dir.resolve("cgroup-refused"), "qf").v1Task("qf", TASK);
+    revoke("collector");
+    try (Running collector = startCollector(tree)) {
+      assertThat(collector.awaitExit()).isEqualTo(ProcessCommandLine.FAILURE);
+      System.out.println("collector without ACLs: " + collector.output().strip());
+      assertThat(collector.output().lines()).singleElement().asString()
+          .startsWith("quotaflow collector: Kafka at " + kafka.bootstrapServers() + " refused: User:collector is not authorized")
+          .contains("quotaflow.samples", KafkaRefusal.ACLS_DOC);
+    } finally {
+      grant("collector");
+    }
+  }
+
+  @Test
+  @Order(4)
+  void theEnforcerWithoutItsAclsStopsNamingTheTopic() throws Exception {
+    PlainFileTree tree = PlainFileTree.v1(dir.resolve("cgroup-refused-enforcer"), "qf").v1Task("qf", TASK);
+    revoke("enforcer");
+    try (Running enforcer = startEnforcer(tree)) {
+      assertThat(enforcer.awaitExit()).isEqualTo(ProcessCommandLine.FAILURE);
+      String last = enforcer.output().strip().lines().reduce((a, b) -> b).orElseThrow();
+      System.out.println("enforcer without ACLs: " + last);
+      assertThat(last).startsWith("quotaflow enforcer: stopped: User:enforcer is not authorized to use topic")
+          .contains("quotaflow.cpu-decisions", KafkaRefusal.ACLS_DOC);
+      assertThat(enforcer.output()).doesNotContain("\tat ");
+    } finally {
+      grant("enforcer");
+    }
+  }
+
+  /** Without the group or transactional-id ACL Kafka Streams would replace its failed thread forever. */
+  @Test
+  @Order(5)
+  void theStreamsAppWithoutAnyOfItsAclsStopsNamingWhatItWasRefused() throws Exception {
+    Map<String, ResourceType> withheld = new LinkedHashMap<>();
+    withheld.put("consumer group " + APP_ID, ResourceType.GROUP);
+    withheld.put("its transactional id", ResourceType.TRANSACTIONAL_ID);
+    withheld.put("topic", ResourceType.TOPIC);
+    for (Map.Entry<String, ResourceType> missing : withheld.entrySet()) {
+      revoke("streams");
+      List<AclBinding> rest = ACLS.get("streams").stream().filter(acl -> acl.pattern().resourceType() != missing.getValue()).toList();
+      try {
+        apply("streams", rest);
+        try (Running streams = startStreams()) {
+          assertThat(streams.awaitExit()).isEqualTo(ProcessCommandLine.FAILURE);
+          String last = streams.output().strip().lines().reduce((a, b) -> b).orElseThrow();
+          System.out.println("streams app without its " + missing.getValue() + " ACLs: " + last);
+          assertThat(last).startsWith("quotaflow streams: ").contains("User:streams is not authorized to use " + missing.getKey(),
+              KafkaRefusal.ACLS_DOC);
+        }
+      } finally {
+        revoke("streams", rest.size());
+        grant("streams");
+      }
+    }
+  }
+
+  @Test
+  @Order(6)
+  void theRegistryClientIsRefusedClearlyWithWrongCredentialsOrAnUntrustedCertificate() throws Exception {
+    Path wrongPassword = configFile("operator", kafka.clientConfig("operator"), "registry-user:wrong", tls.trustStore());
+    OperatorRun set = operatorWith(wrongPassword, "spec", "set", "node-b/t", "ncpus=1");
+    OperatorRun show = operatorWith(wrongPassword, "spec", "show");
+    System.out.println("registry, wrong password: " + set.err().strip() + " | " + show.err().strip());
+    assertThat(set.exitCode()).isEqualTo(ProcessCommandLine.FAILURE);
+    assertThat(set.err().lines()).singleElement().asString().startsWith("quotaflow spec set: ")
+        .contains("the schema registry at " + registry.url() + " refused the credentials; check basic.auth.user.info");
+    assertThat(show.exitCode()).isEqualTo(ProcessCommandLine.FAILURE);
+    assertThat(show.err().lines()).singleElement().asString().startsWith("quotaflow spec show: ")
+        .contains("refused the credentials; check basic.auth.user.info");
+
+    // No trust store: the JVM's default CAs do not know the test's certificate.
+    Path untrusted = configFile("operator", kafka.clientConfig("operator"), REGISTRY_USER, null);
+    long started = System.nanoTime();
+    OperatorRun unknownCa = operatorWith(untrusted, "spec", "set", "node-b/t", "ncpus=1");
+    System.out.printf("registry, untrusted certificate (%d ms): %s%n", (System.nanoTime() - started) / 1_000_000,
+        unknownCa.err().strip());
+    assertThat(unknownCa.exitCode()).isEqualTo(ProcessCommandLine.FAILURE);
+    assertThat(unknownCa.err().lines()).singleElement().asString()
+        .contains("TLS handshake with the schema registry at " + registry.url() + " failed",
+            "does schema.registry.ssl.truststore.location hold its certificate's CA?");
+  }
+
+  @Test
+  @Order(7)
+  void aWrongKafkaPasswordIsOneLineNamingTheUser() throws Exception {
+    Map<String, Object> wrong = new HashMap<>(kafka.clientConfig("operator"));
+    wrong.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"operator\" password=\"wrong\";");
+    OperatorRun show = operatorWith(configFile("operator", wrong, REGISTRY_USER, tls.trustStore()), "cluster", "show");
+    System.out.println("kafka, wrong password: " + show.err().strip());
+    assertThat(show.exitCode()).isEqualTo(ProcessCommandLine.FAILURE);
+    assertThat(show.err().lines()).singleElement().asString()
+        .startsWith("quotaflow cluster show: Kafka at " + kafka.bootstrapServers() + " refused: Kafka refused the login of User:operator")
+        .contains("check sasl.jaas.config");
+  }
+
   private static void assertOneClearLine(String err, String start, String topic) {
-    assertThat(err.lines()).singleElement().asString().startsWith(start).contains("not authorized", topic, "User:operator");
+    assertThat(err.lines()).singleElement().asString().startsWith(start)
+        .contains("User:operator is not authorized to use topic " + topic, KafkaRefusal.ACLS_DOC);
   }
 
   // --- the components, in this JVM, each with its own --kafka-config file
@@ -225,11 +326,15 @@ class SecuredClusterTest {
   }
 
   private static OperatorRun operator(String... args) {
+    return operatorWith(CONFIG_FILES.get("operator"), args);
+  }
+
+  private static OperatorRun operatorWith(Path kafkaConfig, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine line = new CommandLine(new QuotaflowCli()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--kafka-config", CONFIG_FILES.get("operator").toString()));
+    all.addAll(List.of("--kafka-config", kafkaConfig.toString()));
     int code = QuotaflowCli.execute(line, all.toArray(String[]::new));
     return new OperatorRun(code, out.toString(), err.toString());
   }
@@ -291,18 +396,46 @@ class SecuredClusterTest {
   }
 
   private static void grant(String component) throws Exception {
+    apply(component, ACLS.get(component));
+  }
+
+  /** Creates {@code acls} and waits until the broker's authorizer holds them all. */
+  private static void apply(String component, List<AclBinding> acls) throws Exception {
     try (Admin admin = Admin.create(kafka.clientConfig())) {
-      admin.createAcls(ACLS.get(component)).all().get(30, TimeUnit.SECONDS);
+      if (!acls.isEmpty()) {
+        admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+      }
+      awaitAclCount(admin, component, acls.size());
     }
   }
 
   private static void revoke(String component) throws Exception {
+    revoke(component, ACLS.get(component).size());
+  }
+
+  /** Deletes every ACL of {@code component} (it had {@code had}) and waits until the authorizer holds none. */
+  private static void revoke(String component, int had) throws Exception {
     try (Admin admin = Admin.create(kafka.clientConfig())) {
-      AclBindingFilter everyAclOfTheUser = new AclBindingFilter(ResourcePatternFilter.ANY,
-          new AccessControlEntryFilter("User:" + component, null, AclOperation.ANY, AclPermissionType.ANY));
-      Collection<AclBinding> deleted = admin.deleteAcls(List.of(everyAclOfTheUser)).all().get(30, TimeUnit.SECONDS);
-      assertThat(deleted).hasSameSizeAs(ACLS.get(component));
+      Collection<AclBinding> deleted = admin.deleteAcls(List.of(aclsOf(component))).all().get(30, TimeUnit.SECONDS);
+      assertThat(deleted).hasSize(had);
+      awaitAclCount(admin, component, 0);
     }
+  }
+
+  private static AclBindingFilter aclsOf(String component) {
+    return new AclBindingFilter(ResourcePatternFilter.ANY,
+        new AccessControlEntryFilter("User:" + component, null, AclOperation.ANY, AclPermissionType.ANY));
+  }
+
+  /** ACL changes reach the broker's authorizer through the metadata log, a moment after the controller took them. */
+  private static void awaitAclCount(Admin admin, String component, int count) {
+    KafkaWait.until(PATIENCE, count + " ACLs of " + component + " in the broker's authorizer", () -> {
+      try {
+        return admin.describeAcls(aclsOf(component)).values().get(30, TimeUnit.SECONDS).size() == count;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   /** What an operator writes for {@code --kafka-config}: the Kafka client's security settings and the registry's. */
