@@ -7,6 +7,7 @@ import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
+import io.quotaflow.schemas.registry.SchemaRegistryException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -98,9 +99,14 @@ final class ConfigTopics {
         }
       }
     } catch (SerializationException e) {
-      // The cause says why (the registry refused the credentials, a schema id is unknown); Kafka's own
-      // message only names the offset.
-      throw new CliException("cannot decode a record of " + topic.name() + ": " + ProcessException.rootMessage(e), e);
+      // The registry's answer says why (it refused the credentials, it has no such schema id); Kafka's
+      // own message names the offset and suggests skipping the record, which would not help.
+      Throwable registry = e;
+      while (registry != null && !(registry instanceof SchemaRegistryException)) {
+        registry = registry.getCause();
+      }
+      throw new CliException("cannot decode a record of " + topic.name() + ": "
+          + (registry != null ? registry.getMessage() : ProcessException.rootMessage(e)), e);
     } catch (RegistryUnavailableException e) {
       throw new CliException(e.getMessage(), e);
     } catch (KafkaException e) {

@@ -262,8 +262,8 @@ class SecuredClusterTest {
     assertThat(set.err().lines()).singleElement().asString().startsWith("quotaflow spec set: ")
         .contains("the schema registry at " + registry.url() + " refused the credentials; check basic.auth.user.info");
     assertThat(show.exitCode()).isEqualTo(ProcessCommandLine.FAILURE);
-    assertThat(show.err().lines()).singleElement().asString().startsWith("quotaflow spec show: ")
-        .contains("refused the credentials; check basic.auth.user.info");
+    assertThat(show.err().lines()).singleElement().asString().startsWith("quotaflow spec show: cannot decode a record of"
+        + " quotaflow.task-specs: the schema registry at " + registry.url() + " refused the credentials; check basic.auth.user.info");
 
     // No trust store: the JVM's default CAs do not know the test's certificate.
     Path untrusted = configFile("operator", kafka.clientConfig("operator"), REGISTRY_USER, null);
