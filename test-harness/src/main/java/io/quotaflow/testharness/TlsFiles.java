@@ -61,6 +61,8 @@ public record TlsFiles(Path keyStore, Path trustStore, String password) {
   private static void keytool(Path dir, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+    // keytool is a short JVM: C1 only and the serial collector start it faster on shared cores.
+    command.addAll(List.of("-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC"));
     command.addAll(List.of(args));
     ExternalCommand.Result result = ExternalCommand.run(dir, KEYTOOL_TIMEOUT, command);
     if (result.exitCode() != 0) {
