@@ -1,10 +1,13 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.process.ClusterConnection;
+import io.quotaflow.process.KafkaRefusal;
+import io.quotaflow.process.ProcessException;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
+import io.quotaflow.schemas.registry.SchemaRegistryException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -96,11 +99,19 @@ final class ConfigTopics {
         }
       }
     } catch (SerializationException e) {
-      throw new CliException("cannot decode a record of " + topic.name() + ": " + e.getMessage(), e);
+      // The registry's answer says why (it refused the credentials, it has no such schema id); Kafka's
+      // own message names the offset and suggests skipping the record, which would not help.
+      Throwable registry = e;
+      while (registry != null && !(registry instanceof SchemaRegistryException)) {
+        registry = registry.getCause();
+      }
+      throw new CliException("cannot decode a record of " + topic.name() + ": "
+          + (registry != null ? registry.getMessage() : ProcessException.rootMessage(e)), e);
     } catch (RegistryUnavailableException e) {
       throw new CliException(e.getMessage(), e);
     } catch (KafkaException e) {
-      throw new CliException("cannot read " + topic.name() + " from " + clientProperties.get("bootstrap.servers") + ": " + e.getMessage(), e);
+      throw new CliException("cannot read " + topic.name() + " from " + clientProperties.get("bootstrap.servers") + ": "
+          + KafkaRefusal.describe(e, clientProperties).orElse(e.getMessage()), e);
     }
     return latest;
   }
@@ -129,7 +140,8 @@ final class ConfigTopics {
     try (KafkaProducer<String, V> producer = new KafkaProducer<>(props, topic.keySerde().serializer(), topic.valueSerde().serializer())) {
       return producer.send(new ProducerRecord<>(topic.name(), key, value)).get(TIMEOUT.toMillis() + 5000, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
-      throw new CliException("cannot publish to " + topic.name() + ": " + e.getCause().getMessage(), e.getCause());
+      throw new CliException("cannot publish to " + topic.name() + ": "
+          + KafkaRefusal.describe(e.getCause(), clientProperties).orElse(e.getCause().getMessage()), e.getCause());
     } catch (TimeoutException e) {
       throw new CliException("timed out publishing to " + topic.name() + " at " + clientProperties.get("bootstrap.servers"), e);
     } catch (InterruptedException e) {
@@ -139,7 +151,7 @@ final class ConfigTopics {
       throw new CliException(e.getMessage(), e);
     } catch (KafkaException e) {
       throw new CliException("cannot publish to " + topic.name() + " at " + clientProperties.get("bootstrap.servers") + ": "
-          + e.getMessage(), e);
+          + KafkaRefusal.describe(e, clientProperties).orElse(e.getMessage()), e);
     }
   }
 }

@@ -17,6 +17,13 @@ final class BrokerProperties {
 
   static Properties singleNode(Path dataDir, String host, String advertisedHost, int port, int controllerPort,
       Map<String, String> overrides) {
+    return singleNode(dataDir, host, advertisedHost, port, controllerPort, overrides, null);
+  }
+
+  /** With {@code security}, the client listener is SASL_SSL (named so) and ACLs are enforced; the controller's stays PLAINTEXT. */
+  static Properties singleNode(Path dataDir, String host, String advertisedHost, int port, int controllerPort,
+      Map<String, String> overrides, BrokerSecurity security) {
+    String client = security == null ? CLIENT_LISTENER : BrokerSecurity.LISTENER;
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", Integer.toString(NODE_ID));
@@ -24,11 +31,14 @@ final class BrokerProperties {
     // start, so a restart on other ports keeps working with the same data directory. The voter is
     // named by the advertised host: Kafka refuses a wildcard bind address (0.0.0.0) as a voter.
     props.put("controller.quorum.voters", NODE_ID + "@" + advertisedHost + ":" + controllerPort);
-    props.put("listeners", CLIENT_LISTENER + "://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
-    props.put("advertised.listeners", CLIENT_LISTENER + "://" + advertisedHost + ":" + port);
+    props.put("listeners", client + "://" + host + ":" + port + "," + CONTROLLER_LISTENER + "://" + host + ":" + controllerPort);
+    props.put("advertised.listeners", client + "://" + advertisedHost + ":" + port);
     props.put("controller.listener.names", CONTROLLER_LISTENER);
-    props.put("inter.broker.listener.name", CLIENT_LISTENER);
-    props.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    props.put("inter.broker.listener.name", client);
+    props.put("listener.security.protocol.map", client + ":" + client + "," + CONTROLLER_LISTENER + ":PLAINTEXT");
+    if (security != null) {
+      props.putAll(security.brokerProperties());
+    }
     props.put("log.dirs", dataDir.toString());
     props.put("metadata.log.dir", dataDir.toString());
 

@@ -1,6 +1,7 @@
 package io.quotaflow.embedded;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,21 +26,23 @@ import org.apache.kafka.common.serialization.StringSerializer;
 final class BrokerReadiness {
   private BrokerReadiness() {}
 
-  static void await(String bootstrapServers, Duration timeout) {
+  /** {@code clientConfig}: bootstrap servers, and security settings of a user that may create topics. */
+  static void await(Map<String, Object> clientConfig, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     String topic = "_quotaflow_readiness_" + UUID.randomUUID();
-    Map<String, Object> admin = Map.of(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+    Object bootstrapServers = clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG);
+    Map<String, Object> admin = new HashMap<>(clientConfig);
+    admin.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+    Map<String, Object> producerConfig = new HashMap<>(clientConfig);
+    producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
+    producerConfig.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis());
     try (Admin client = Admin.create(admin)) {
       if (get(client.describeCluster().nodes(), deadline, "describe the cluster").isEmpty()) {
         throw new IllegalStateException("the broker at " + bootstrapServers + " reports no nodes");
       }
       get(client.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all(), deadline, "create topic " + topic);
-      try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-          ProducerConfig.ACKS_CONFIG, "all",
-          ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout.toMillis()), new StringSerializer(), new StringSerializer())) {
+      try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
+          new StringSerializer())) {
         get(producer.send(new ProducerRecord<>(topic, "ready")), deadline, "produce to " + topic);
       }
       get(client.deleteTopics(List.of(topic)).all(), deadline, "delete topic " + topic);

@@ -12,12 +12,13 @@ import java.util.Map;
  * @param advertisedHost the host clients are told to connect to, when it differs from the bound one: a
  *     broker bound to {@code 0.0.0.0} in a container is reached through a name or a mapped port
  *     outside it. Null: {@code host}
- * @param port the client (PLAINTEXT) port; 0 picks a free one
+ * @param port the client (PLAINTEXT, or SASL_SSL with {@code security}) port; 0 picks a free one
  * @param controllerPort the KRaft controller port; 0 picks a free one
  * @param overrides broker properties that win over the single-node defaults
+ * @param security SASL_SSL with SCRAM users and ACLs on the client port; null: PLAINTEXT, no authorizer
  */
 public record BrokerSettings(Path dataDir, String host, String advertisedHost, int port, int controllerPort,
-    Map<String, String> overrides) {
+    Map<String, String> overrides, BrokerSecurity security) {
 
   public BrokerSettings {
     if (host == null || host.isBlank()) {
@@ -36,19 +37,19 @@ public record BrokerSettings(Path dataDir, String host, String advertisedHost, i
 
   /** A temporary data directory, localhost, free ports. */
   public static BrokerSettings defaults() {
-    return new BrokerSettings(null, "localhost", null, 0, 0, Map.of());
+    return new BrokerSettings(null, "localhost", null, 0, 0, Map.of(), null);
   }
 
   public BrokerSettings withDataDir(Path dir) {
-    return new BrokerSettings(dir, host, advertisedHost, port, controllerPort, overrides);
+    return new BrokerSettings(dir, host, advertisedHost, port, controllerPort, overrides, security);
   }
 
   public BrokerSettings withHost(String newHost) {
-    return new BrokerSettings(dataDir, newHost, advertisedHost, port, controllerPort, overrides);
+    return new BrokerSettings(dataDir, newHost, advertisedHost, port, controllerPort, overrides, security);
   }
 
   public BrokerSettings withAdvertisedHost(String newAdvertisedHost) {
-    return new BrokerSettings(dataDir, host, newAdvertisedHost, port, controllerPort, overrides);
+    return new BrokerSettings(dataDir, host, newAdvertisedHost, port, controllerPort, overrides, security);
   }
 
   /** The host clients connect to: the advertised one when given, else the bound one. */
@@ -57,15 +58,20 @@ public record BrokerSettings(Path dataDir, String host, String advertisedHost, i
   }
 
   public BrokerSettings withPort(int newPort) {
-    return new BrokerSettings(dataDir, host, advertisedHost, newPort, controllerPort, overrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, newPort, controllerPort, overrides, security);
   }
 
   public BrokerSettings withControllerPort(int newPort) {
-    return new BrokerSettings(dataDir, host, advertisedHost, port, newPort, overrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, port, newPort, overrides, security);
   }
 
   public BrokerSettings withOverrides(Map<String, String> newOverrides) {
-    return new BrokerSettings(dataDir, host, advertisedHost, port, controllerPort, newOverrides);
+    return new BrokerSettings(dataDir, host, advertisedHost, port, controllerPort, newOverrides, security);
+  }
+
+  /** A SASL_SSL client listener with SCRAM users and ACLs instead of PLAINTEXT. */
+  public BrokerSettings withSecurity(BrokerSecurity newSecurity) {
+    return new BrokerSettings(dataDir, host, advertisedHost, port, controllerPort, overrides, newSecurity);
   }
 
   private static void requirePort(String what, int port) {

@@ -3,6 +3,8 @@ package io.quotaflow.embedded;
 import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,10 +43,11 @@ public final class EmbeddedKafka implements AutoCloseable {
   private final String clusterId;
   private final boolean formatted;
   private final Duration startupTime;
+  private final BrokerSecurity security;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EmbeddedKafka(KafkaRaftServer server, Path dataDir, boolean temporary, String host, int port,
-      String clusterId, boolean formatted, Duration startupTime) {
+      String clusterId, boolean formatted, Duration startupTime, BrokerSecurity security) {
     this.server = server;
     this.dataDir = dataDir;
     this.temporary = temporary;
@@ -53,6 +56,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     this.clusterId = clusterId;
     this.formatted = formatted;
     this.startupTime = startupTime;
+    this.security = security;
   }
 
   /** A broker on a temporary data directory and free ports. */
@@ -92,12 +96,13 @@ public final class EmbeddedKafka implements AutoCloseable {
   private static EmbeddedKafka startOn(BrokerSettings settings, Path dir, boolean temporary, int port, int controllerPort,
       long startedNanos) {
     Properties props = BrokerProperties.singleNode(dir, settings.host(), settings.clientHost(), port, controllerPort,
-        settings.overrides());
+        settings.overrides(), settings.security());
     KafkaConfig config = KafkaConfig.fromProps(props, false);
     boolean formatNow = !KraftStorage.isFormatted(dir);
     String clusterId;
     try {
-      clusterId = KraftStorage.ensureFormatted(config, dir);
+      clusterId = KraftStorage.ensureFormatted(config, dir,
+          settings.security() == null ? List.of() : settings.security().scramArguments());
     } catch (RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -106,7 +111,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
     try {
       server.startup();
-      BrokerReadiness.await(settings.clientHost() + ":" + port, READY_TIMEOUT);
+      BrokerReadiness.await(clientConfig(settings.clientHost() + ":" + port, settings.security()), READY_TIMEOUT);
     } catch (RuntimeException e) {
       stop(server);
       throw new IllegalStateException("embedded Kafka broker on " + settings.host() + ":" + port + " (data " + dir
@@ -115,7 +120,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     Duration took = Duration.ofNanos(System.nanoTime() - startedNanos);
     LOG.info("Kafka broker ready on {}:{} in {} ms (cluster {}, data {}{})", settings.host(), port, took.toMillis(),
         clusterId, dir, formatNow ? ", formatted now" : "");
-    return new EmbeddedKafka(server, dir, temporary, settings.clientHost(), port, clusterId, formatNow, took);
+    return new EmbeddedKafka(server, dir, temporary, settings.clientHost(), port, clusterId, formatNow, took,
+        settings.security());
   }
 
   /** {@code host:port} of the client listener, for {@code bootstrap.servers}. */
@@ -123,9 +129,28 @@ public final class EmbeddedKafka implements AutoCloseable {
     return host + ":" + port;
   }
 
-  /** The client configuration every Kafka client of this broker needs: just the bootstrap servers. */
+  /**
+   * The client configuration every Kafka client of this broker needs: the bootstrap servers, and on
+   * a secured broker SASL_SSL as its super user.
+   */
   public Map<String, Object> clientConfig() {
-    return Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    return clientConfig(bootstrapServers(), security);
+  }
+
+  /** On a secured broker: the client configuration of one of its SCRAM users. */
+  public Map<String, Object> clientConfig(String user) {
+    if (security == null) {
+      throw new IllegalStateException("the broker on " + bootstrapServers() + " has no users: it was started without security");
+    }
+    Map<String, Object> config = new HashMap<>(security.clientConfig(user));
+    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+    return Map.copyOf(config);
+  }
+
+  private static Map<String, Object> clientConfig(String bootstrapServers, BrokerSecurity security) {
+    Map<String, Object> config = new HashMap<>(security == null ? Map.of() : security.clientConfig(security.superUser()));
+    config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    return Map.copyOf(config);
   }
 
   public int port() {

@@ -1,6 +1,8 @@
 package io.quotaflow.embedded;
 
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -55,13 +57,21 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     DurableRegistry registry = DurableRegistry.open(settings);
     ExecutorService executor = Executors.newFixedThreadPool(HTTP_THREADS, daemonThreads());
     try {
-      HttpServer server = HttpServer.create(new InetSocketAddress(settings.host(), settings.port()), 0);
+      InetSocketAddress address = new InetSocketAddress(settings.host(), settings.port());
+      HttpServer server;
+      if (settings.tls() != null) {
+        HttpsServer https = HttpsServer.create(address, 0);
+        https.setHttpsConfigurator(new HttpsConfigurator(settings.tls()));
+        server = https;
+      } else {
+        server = HttpServer.create(address, 0);
+      }
       InFlightRequests inFlight = new InFlightRequests();
       server.createContext("/", new RegistryHttpHandler(new RegistryEndpoints(registry).routes(),
           BasicAuth.of(settings.basicAuthUserInfo()), inFlight));
       server.setExecutor(executor);
       server.start();
-      String url = "http://" + settings.host() + ":" + server.getAddress().getPort();
+      String url = (settings.tls() != null ? "https://" : "http://") + settings.host() + ":" + server.getAddress().getPort();
       LOG.info("Schema registry ready at {} (store topic {} on {})", url, settings.topic(), settings.bootstrapServers());
       return new EmbeddedSchemaRegistry(server, executor, registry, inFlight, url);
     } catch (IOException e) {
@@ -76,7 +86,7 @@ public final class EmbeddedSchemaRegistry implements AutoCloseable {
     }
   }
 
-  /** The base URL, e.g. {@code http://localhost:8081}, for {@code schema.registry.url}. */
+  /** The base URL, e.g. {@code http://localhost:8081} ({@code https} with TLS), for {@code schema.registry.url}. */
   public String url() {
     return url;
   }

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import org.apache.kafka.common.Uuid;
@@ -27,6 +28,14 @@ final class KraftStorage {
 
   /** Formats {@code config}'s directories with a new cluster id unless already formatted; returns the cluster id. */
   static String ensureFormatted(KafkaConfig config, Path dir) throws Exception {
+    return ensureFormatted(config, dir, List.of());
+  }
+
+  /**
+   * As {@link #ensureFormatted(KafkaConfig, Path)}, writing SCRAM credentials ({@code kafka-storage.sh
+   * format --add-scram} arguments, e.g. {@code SCRAM-SHA-512=[name=alice,password=secret]}) when formatting now.
+   */
+  static String ensureFormatted(KafkaConfig config, Path dir, List<String> scramArguments) throws Exception {
     if (isFormatted(dir)) {
       return clusterId(dir);
     }
@@ -42,6 +51,9 @@ final class KraftStorage {
         .setUnstableFeatureVersionsEnabled(false)
         // Static voters (controller.quorum.voters), as the broker config says.
         .setHasDynamicQuorum(false);
+    if (!scramArguments.isEmpty()) {
+      formatter.setScramArguments(scramArguments);
+    }
     formatter.addDirectory(dir.toString());
     try {
       formatter.run();

@@ -2,6 +2,7 @@ package io.quotaflow.embedded;
 
 import java.time.Duration;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * How to start an {@link EmbeddedSchemaRegistry}.
@@ -17,6 +18,7 @@ import java.util.Map;
  *     authentication, or null for none
  * @param kafkaConfig extra Kafka client properties (SASL, TLS) for the store's producer, consumer and admin
  * @param storeTimeout how long a write to, or the initial read of, the topic may take
+ * @param tls the server's key material: HTTPS with it, or plain HTTP when null
  */
 public record RegistrySettings(
     String bootstrapServers,
@@ -26,7 +28,8 @@ public record RegistrySettings(
     int replicationFactor,
     String basicAuthUserInfo,
     Map<String, Object> kafkaConfig,
-    Duration storeTimeout) {
+    Duration storeTimeout,
+    SSLContext tls) {
 
   /** Confluent's default store topic. */
   public static final String DEFAULT_TOPIC = "_schemas";
@@ -58,34 +61,39 @@ public record RegistrySettings(
 
   /** localhost, a free port, topic {@value #DEFAULT_TOPIC}, no authentication, 30 s store timeout. */
   public static RegistrySettings forBroker(String bootstrapServers) {
-    return new RegistrySettings(bootstrapServers, "localhost", 0, DEFAULT_TOPIC, 0, null, Map.of(), Duration.ofSeconds(30));
+    return new RegistrySettings(bootstrapServers, "localhost", 0, DEFAULT_TOPIC, 0, null, Map.of(), Duration.ofSeconds(30), null);
   }
 
   public RegistrySettings withHost(String newHost) {
-    return new RegistrySettings(bootstrapServers, newHost, port, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout);
+    return new RegistrySettings(bootstrapServers, newHost, port, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout, tls);
   }
 
   public RegistrySettings withPort(int newPort) {
-    return new RegistrySettings(bootstrapServers, host, newPort, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout);
+    return new RegistrySettings(bootstrapServers, host, newPort, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout, tls);
   }
 
   public RegistrySettings withTopic(String newTopic) {
-    return new RegistrySettings(bootstrapServers, host, port, newTopic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout);
+    return new RegistrySettings(bootstrapServers, host, port, newTopic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout, tls);
   }
 
   public RegistrySettings withReplicationFactor(int factor) {
-    return new RegistrySettings(bootstrapServers, host, port, topic, factor, basicAuthUserInfo, kafkaConfig, storeTimeout);
+    return new RegistrySettings(bootstrapServers, host, port, topic, factor, basicAuthUserInfo, kafkaConfig, storeTimeout, tls);
   }
 
   public RegistrySettings withBasicAuth(String userInfo) {
-    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, userInfo, kafkaConfig, storeTimeout);
+    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, userInfo, kafkaConfig, storeTimeout, tls);
   }
 
   public RegistrySettings withKafkaConfig(Map<String, Object> config) {
-    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, basicAuthUserInfo, config, storeTimeout);
+    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, basicAuthUserInfo, config, storeTimeout, tls);
+  }
+
+  /** Serves HTTPS with {@code context}'s key material instead of HTTP. */
+  public RegistrySettings withTls(SSLContext context) {
+    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, storeTimeout, context);
   }
 
   public RegistrySettings withStoreTimeout(Duration timeout) {
-    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, timeout);
+    return new RegistrySettings(bootstrapServers, host, port, topic, replicationFactor, basicAuthUserInfo, kafkaConfig, timeout, tls);
   }
 }

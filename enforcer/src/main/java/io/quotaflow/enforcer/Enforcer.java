@@ -2,6 +2,7 @@ package io.quotaflow.enforcer;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.process.KafkaRefusal;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.Topics;
@@ -155,7 +156,13 @@ public final class Enforcer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (Throwable e) {
       failure = e;
-      LOG.error("Enforcer for node {} stopped on an error", settings.node(), e);
+      Optional<String> refusal = KafkaRefusal.describe(e, settings.clientProperties());
+      if (refusal.isPresent()) {
+        // The broker refused: no bug to trace, the operator's fix is an ACL or a password.
+        LOG.error("Enforcer for node {} stopped: {}", settings.node(), refusal.get());
+      } else {
+        LOG.error("Enforcer for node {} stopped on an error", settings.node(), e);
+      }
     } finally {
       phase = failure == null ? Phase.STOPPED : Phase.FAILED;
       closeQuietly(feed);

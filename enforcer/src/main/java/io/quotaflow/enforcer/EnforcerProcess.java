@@ -3,6 +3,7 @@ package io.quotaflow.enforcer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.Cgroups;
+import io.quotaflow.process.KafkaRefusal;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.Topics;
@@ -60,7 +61,7 @@ public final class EnforcerProcess {
     try {
       enforcer = Enforcer.start(settings, cgroups, topics, meters);
     } catch (IOException | KafkaException e) {
-      err.println("quotaflow enforcer: cannot start: " + e.getMessage());
+      err.println("quotaflow enforcer: cannot start: " + KafkaRefusal.describe(e, clientProperties).orElse(e.getMessage()));
       return 1;
     }
     try (OpsServer ops = OpsServer.start(options.httpHost(), options.httpPort(), meters, enforcer::health)) {
@@ -80,7 +81,9 @@ public final class EnforcerProcess {
       enforcer.close();
     }
     if (enforcer.failure().isPresent()) {
-      err.println("quotaflow enforcer: stopped on an error: " + enforcer.failure().get());
+      Throwable failure = enforcer.failure().get();
+      err.println(KafkaRefusal.describe(failure, clientProperties).map(refusal -> "quotaflow enforcer: stopped: " + refusal)
+          .orElse("quotaflow enforcer: stopped on an error: " + failure));
       return 1;
     }
     out.println("quotaflow enforcer: stopped.");

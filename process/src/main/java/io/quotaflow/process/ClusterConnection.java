@@ -1,6 +1,7 @@
 package io.quotaflow.process;
 
 import io.quotaflow.schemas.Topic;
+import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.RegistryClientConfig;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,7 +23,10 @@ import java.util.function.Function;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -217,28 +220,41 @@ public class ClusterConnection {
    * broker. Only {@code quotaflow streams} creates topics (and so decides their partition counts):
    * the operator tools and the collector check with this instead.
    *
-   * @throws ProcessException when a topic is missing or the broker cannot be reached within 15 s
+   * @throws ProcessException when a topic is missing, the broker refuses this client (one line naming
+   *     the principal and the topic) or cannot be reached within 15 s
    */
   public static void requireTopics(Map<String, Object> clientProperties, List<String> names) {
     Object bootstrap = clientProperties.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
     Map<String, Object> props = new HashMap<>(clientProperties);
     props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 15_000);
-    Set<String> existing;
     try (Admin admin = Admin.create(props)) {
-      // Longer than the admin's own 15 s, so its reason (no node assignment, auth…) is the one reported.
-      existing = admin.listTopics().names().get(20, TimeUnit.SECONDS);
+      // Described by name, not listed: a listing silently leaves out the topics the principal may not
+      // see, which would read as "no topic" when an ACL is missing.
+      Map<String, KafkaFuture<TopicDescription>> described = admin.describeTopics(names).topicNameValues();
+      for (String name : names) {
+        try {
+          // Longer than the admin's own 15 s, so its reason (no node assignment, auth…) is the one reported.
+          described.get(name).get(20, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+            throw new ProcessException(noTopic(name, bootstrap));
+          }
+          throw cannotReach(bootstrap, props, TopicAdmin.namingTheTopic(e.getCause(), name));
+        }
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new ProcessException("interrupted while listing the topics at " + bootstrap, e);
-    } catch (ExecutionException | TimeoutException | IllegalStateException | KafkaException e) {
-      throw new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e);
+      throw new ProcessException("interrupted while describing the topics at " + bootstrap, e);
+    } catch (TimeoutException | IllegalStateException | KafkaException e) {
+      throw cannotReach(bootstrap, props, e);
     }
-    for (String name : names) {
-      if (!existing.contains(name)) {
-        throw new ProcessException(noTopic(name, bootstrap));
-      }
-    }
+  }
+
+  private static ProcessException cannotReach(Object bootstrap, Map<String, Object> props, Throwable e) {
+    return KafkaRefusal.describe(e, props)
+        .map(refusal -> new ProcessException("Kafka at " + bootstrap + " refused: " + refusal, e))
+        .orElseGet(() -> new ProcessException("cannot reach Kafka at " + bootstrap + ": " + ProcessException.rootMessage(e), e));
   }
 
   /** What an operator tool says of a missing topic: the likely mistake, and who creates topics. */

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
@@ -51,7 +52,8 @@ public final class TopicAdmin {
           created.add(result.getKey());
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) { // another instance won the race: fine
-            throw new IllegalStateException("cannot create topic " + result.getKey() + ": " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("cannot create topic " + result.getKey() + ": " + e.getCause().getMessage(),
+                namingTheTopic(e.getCause(), result.getKey()));
           }
         }
       }
@@ -96,5 +98,11 @@ public final class TopicAdmin {
     }
     return List.of("topics read by the same stream tasks must have equal partition counts, but they have " + counts
         + ": records of a node would be split across tasks");
+  }
+
+  /** The admin's refusal does not say which topic it was; the operator granting the ACL needs that. */
+  public static Throwable namingTheTopic(Throwable failure, String topic) {
+    return failure instanceof TopicAuthorizationException denied && denied.unauthorizedTopics().isEmpty()
+        ? new TopicAuthorizationException(denied.getMessage(), Set.of(topic)) : failure;
   }
 }

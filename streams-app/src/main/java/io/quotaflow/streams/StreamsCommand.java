@@ -6,6 +6,7 @@ import io.quotaflow.process.Durations;
 import io.quotaflow.process.Environment;
 import io.quotaflow.process.OpsAddress;
 import io.quotaflow.process.ProcessCommandLine;
+import io.quotaflow.process.KafkaRefusal;
 import io.quotaflow.process.ProcessException;
 import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.QuotaflowVersion;
@@ -149,7 +150,7 @@ public final class StreamsCommand implements Callable<Integer> {
         try {
           runner = StreamsRunner.start(settings, registry, meters);
         } catch (IllegalStateException | KafkaException e) {
-          throw new ProcessException("cannot start: " + ProcessException.rootMessage(e), e);
+          throw new ProcessException("cannot start: " + KafkaRefusal.message(e, connection.clientProperties()), e);
         }
         started.set(runner);
         live.attach(runner);
@@ -159,7 +160,13 @@ public final class StreamsCommand implements Callable<Integer> {
               applicationId, connection.bootstrap(), connection.registryUrl(), ops.port(), applicationServer);
           out.flush();
           // Ctrl-C asks this thread to stop; the hook holds the JVM until the last commit is done.
-          lifecycle.awaitStopRequest();
+          while (!lifecycle.awaitStopRequest(Duration.ofSeconds(1))) {
+            Optional<Throwable> refused = runner.refusal();
+            if (refused.isPresent()) {
+              throw new ProcessException("stopped: " + KafkaRefusal.message(refused.get(), connection.clientProperties()),
+                  refused.get());
+            }
+          }
           out.println("quotaflow streams: stopping after the current commit...");
           out.flush();
         }

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLHandshakeException;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 
@@ -169,11 +170,22 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
           return status == 204 || response.body().isEmpty() ? JSON.nullNode() : JSON.readTree(response.body());
         }
         SchemaRegistryException error = error(status, response.body());
+        if (status == 401 || status == 403) {
+          // Credentials do not get better with retries; say which setting holds them.
+          throw new SchemaRegistryException(status, error.errorCode(), "the schema registry at " + urls.get(urlIndex)
+              + (status == 401 ? " refused the credentials" : " forbids this user " + method + " " + path)
+              + "; check " + RegistryClientConfig.BASIC_AUTH_USER_INFO);
+        }
         if (status < 500) {
           throw error;
         }
         lastFailure = error;
         lastWhat = method + " " + url + " answered " + error.getMessage();
+      } catch (SSLHandshakeException e) {
+        // An untrusted certificate stays untrusted: no retries, and the setting that decides it.
+        throw new RegistryUnavailableException("TLS handshake with the schema registry at " + urls.get(urlIndex)
+            + " failed (" + rootMessage(e) + "); does " + RegistryClientConfig.TRUSTSTORE_LOCATION
+            + " hold its certificate's CA?", e);
       } catch (IOException e) {
         lastFailure = e;
         lastWhat = method + " " + url + " failed: " + e;
@@ -203,6 +215,14 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
       builder.header("Content-Type", CONTENT_TYPE).method(method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
     }
     return builder.build();
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.toString();
   }
 
   static SchemaRegistryException error(int status, String body) {

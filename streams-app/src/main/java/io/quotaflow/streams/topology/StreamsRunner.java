@@ -2,6 +2,7 @@ package io.quotaflow.streams.topology;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.quotaflow.process.KafkaRefusal;
 import io.quotaflow.process.ops.Health;
 import io.quotaflow.schemas.TopicAdmin;
 import io.quotaflow.schemas.Topics;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
@@ -48,9 +50,11 @@ public final class StreamsRunner implements AutoCloseable {
   private final Topics topics;
   private final MeteredProbe probe;
   private final Optional<HostInfo> applicationServer;
+  private final AtomicReference<Throwable> refusal;
 
   private StreamsRunner(KafkaStreams streams, KafkaStreamsMetrics streamsMetrics, Topics topics, MeteredProbe probe,
-      Optional<HostInfo> applicationServer) {
+      Optional<HostInfo> applicationServer, AtomicReference<Throwable> refusal) {
+    this.refusal = refusal;
     this.streams = streams;
     this.streamsMetrics = streamsMetrics;
     this.topics = topics;
@@ -86,7 +90,15 @@ public final class StreamsRunner implements AutoCloseable {
     io.micrometer.core.instrument.Counter replaced = io.micrometer.core.instrument.Counter
         .builder("quotaflow.streams.threads.replaced").description("Stream threads that failed and were replaced")
         .register(meters);
+    // Except when the broker refused this principal (a missing ACL, a bad password): a new thread
+    // would be refused the same way, forever, while the app looks alive. It stops and says so.
+    AtomicReference<Throwable> refusal = new AtomicReference<>();
     streams.setUncaughtExceptionHandler(e -> {
+      if (KafkaRefusal.isRefusal(e)) {
+        refusal.compareAndSet(null, e);
+        LOG.error("Stream thread refused by the broker; stopping: {}", KafkaRefusal.message(e, settings.clientProperties()));
+        return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+      }
       replaced.increment();
       LOG.warn("Stream thread failed; replacing it: {}", e.toString());
       return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -96,7 +108,7 @@ public final class StreamsRunner implements AutoCloseable {
     Object server = config.get(StreamsConfig.APPLICATION_SERVER_CONFIG);
     Optional<HostInfo> applicationServer = server == null || server.toString().isBlank()
         ? Optional.empty() : Optional.of(HostInfo.buildFromEndpoint(server.toString()));
-    StreamsRunner runner = new StreamsRunner(streams, streamsMetrics, topics, probe, applicationServer);
+    StreamsRunner runner = new StreamsRunner(streams, streamsMetrics, topics, probe, applicationServer, refusal);
     streams.start();
     return runner;
   }
@@ -133,6 +145,11 @@ public final class StreamsRunner implements AutoCloseable {
   }
 
   /** Live unless Streams died; ready when RUNNING; stale by the wall-clock age of the newest sample handled. */
+  /** Why the app stopped by itself: the broker refused it an operation a stream thread needs. */
+  public Optional<Throwable> refusal() {
+    return Optional.ofNullable(refusal.get());
+  }
+
   public Health health() {
     KafkaStreams.State state = streams.state();
     long newest = probe.newestSampleTsMs();
