@@ -56,11 +56,12 @@ public final class OpsServer implements AutoCloseable {
         t.setDaemon(true);
         return t;
       }));
-      server.createContext("/metrics", exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-      server.createContext("/health", exchange -> {
+      server.createContext("/metrics", getOnly("/metrics",
+          exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
+      server.createContext("/health", getOnly("/health", exchange -> {
         Health h = health.check();
         respond(exchange, h.ready() ? 200 : 503, "application/json", h.toJson());
-      });
+      }));
       pages.forEach(server::createContext);
       server.start();
       return new OpsServer(server, registry, JvmProcessMeters.bindTo(registry));
@@ -84,6 +85,28 @@ public final class OpsServer implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * {@code handler} for GET of exactly {@code path}: a context also matches every path it prefixes
+   * ({@code /metrics/../x}, {@code /healthz}), and a probe or scraper that sends anything else is
+   * misconfigured, so it is told so (404, 405) rather than answered as if it had asked right.
+   */
+  private static HttpHandler getOnly(String path, HttpHandler handler) {
+    return exchange -> {
+      try {
+        if (!path.equals(exchange.getRequestURI().getRawPath())) {
+          respond(exchange, 404, "text/plain; charset=utf-8", "no such page (this server serves GET /metrics and GET /health)\n");
+        } else if (!"GET".equals(exchange.getRequestMethod())) {
+          exchange.getResponseHeaders().add("Allow", "GET");
+          respond(exchange, 405, "text/plain; charset=utf-8", path + " is read-only: GET only\n");
+        } else {
+          handler.handle(exchange);
+        }
+      } finally {
+        exchange.close();
+      }
+    };
   }
 
   /** Sends {@code body} with {@code status} and closes the exchange. */
