@@ -28,6 +28,12 @@ public final class FuzzBudget implements AroundPropertyHook {
     return scale;
   }
 
+  /** For a fuzz test that draws its own records (a broker test, not a property): the fixed seed, or a fresh one to print. */
+  public static long seedOrRandom() {
+    String seed = seed();
+    return seed == null ? new java.util.Random().nextLong() : Long.parseLong(seed);
+  }
+
   /** The fixed seed, or null when a run draws its own. */
   static String seed() {
     String value = System.getProperty("quotaflow.fuzz.seed", CI_SEED).strip();
