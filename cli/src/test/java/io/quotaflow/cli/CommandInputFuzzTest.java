@@ -202,7 +202,7 @@ class CommandInputFuzzTest {
   // ---- spec|pool|cluster set --dry-run ----
 
   /** Each try builds the whole command line (about 0.2 s here). */
-  @Property(tries = 60)
+  @Property(tries = 40)
   void setCommandsRefuseBadAssignmentsWithAUsageError(@ForAll("setCommands") List<String> args) {
     Run run = quotaflow(args);
     assertNoTrace(run, String.join(" ", args));
