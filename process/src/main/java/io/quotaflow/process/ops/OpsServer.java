@@ -21,6 +21,23 @@ import java.util.concurrent.Executors;
  */
 public final class OpsServer implements AutoCloseable {
 
+  /**
+   * Threads answering requests. The JDK server reads each request on one of them, with no time
+   * limit: with one thread, a single client that sent half a request and waited (a stuck scraper, a
+   * slowloris) left /health and /metrics unanswered for as long as it kept the connection open.
+   */
+  static final int THREADS = 4;
+
+  static {
+    // The JDK server's own limit on reading a request, in seconds, off by default: a client that stalls
+    // longer is disconnected and its thread freed. Read once, when the first HttpServer of the JVM
+    // starts, so it holds where an ops server is the first (the component processes); set it on the
+    // command line to choose another, or where another server starts first.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "10");
+    }
+  }
+
   private final HttpServer server;
   private final PrometheusMeterRegistry registry;
   private final JvmProcessMeters jvmProcessMeters;
@@ -51,7 +68,7 @@ public final class OpsServer implements AutoCloseable {
       Map<String, HttpHandler> pages) {
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-      server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+      server.setExecutor(Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "quotaflow-ops-http");
         t.setDaemon(true);
         return t;

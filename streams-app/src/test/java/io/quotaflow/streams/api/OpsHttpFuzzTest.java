@@ -153,6 +153,19 @@ class OpsHttpFuzzTest {
     assertThat(exchange(good.bytes())).as("GET /health after %s", request).isEqualTo(200);
   }
 
+  /** A client that sends half a request and waits (a slow or stuck scraper, or a slowloris) must not stop the server answering others. */
+  @net.jqwik.api.Example
+  void aClientThatSendsHalfARequestDoesNotStopTheServer() throws IOException {
+    try (Socket stuck = new Socket("127.0.0.1", ops.port())) {
+      stuck.getOutputStream().write("GET /metr".getBytes(StandardCharsets.US_ASCII));
+      stuck.getOutputStream().flush();
+      Request good = new Request("GET", "/health".getBytes(StandardCharsets.US_ASCII), List.of(), new byte[0], true);
+      long start = System.nanoTime();
+      assertThat(exchange(good.bytes())).isEqualTo(200);
+      System.out.printf("OpsHttpFuzzTest: answered beside a stuck client in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+    }
+  }
+
   /** Sends {@code request} and returns the status of the answer; fails on no answer within the timeout. */
   private static int exchange(byte[] request) throws IOException {
     try (Socket socket = new Socket()) {
