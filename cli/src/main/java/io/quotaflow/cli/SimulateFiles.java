@@ -4,6 +4,7 @@ import io.quotaflow.process.UsageException;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -26,7 +27,9 @@ final class SimulateFiles {
       throw new UsageException("--input " + input + ": is a directory");
     }
     try {
-      return Files.newBufferedReader(path, StandardCharsets.UTF_8);
+      // Not Files.newBufferedReader: its strict decoder ends the run at the first byte that is not UTF-8
+      // ("Input length = 1"); this one replaces it with U+FFFD, and the simulator refuses that line by number.
+      return new BufferedReader(new InputStreamReader(Files.newInputStream(path), StandardCharsets.UTF_8));
     } catch (NoSuchFileException e) {
       throw new UsageException("--input " + input + ": no such file");
     } catch (IOException e) {

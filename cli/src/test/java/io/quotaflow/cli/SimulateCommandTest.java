@@ -74,6 +74,23 @@ class SimulateCommandTest {
     return block.group(1);
   }
 
+  /** Found by CommandInputFuzzTest: the first byte that was not UTF-8 ended the run with exit 1 and "Input length = 1". */
+  @Test
+  void aLineThatIsNotUtf8IsRejectedByNumberAndTheOthersRun() throws IOException {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    bytes.writeBytes("{\"type\": \"task\", \"key\": \"n1/ok\", \"value\": {\"ncpus\": 1}}\n{\"type\": \"task\", \"key\": \"n1/"
+        .getBytes(StandardCharsets.UTF_8));
+    bytes.writeBytes(new byte[] {(byte) 0xff, (byte) 0xc3, (byte) 0x28});
+    bytes.writeBytes(("\", \"value\": {\"ncpus\": 1}}\n" + GOOD_SAMPLE + "\n").getBytes(StandardCharsets.UTF_8));
+    Path input = Files.write(dir.resolve("latin.jsonl"), bytes.toByteArray());
+    Path output = dir.resolve("out.jsonl");
+    Run run = quotaflow("simulate", "--input", input.toString(), "--output", output.toString());
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(SimulateCommand.LINES_REJECTED);
+    assertThat(run.errLines().get(0)).isEqualTo("quotaflow simulate: line 2: not valid UTF-8 at column 29"
+        + " (bytes that decode to no character, or a U+FFFD replacement character)");
+    assertThat(Files.readString(output)).contains("\"topic\":\"cpu-decisions\",\"key\":\"n1/ok\"");
+  }
+
   @Test
   void theDocsExampleIsReproducedByteForByte() throws IOException {
     String doc = doc();

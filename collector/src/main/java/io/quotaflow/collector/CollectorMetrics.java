@@ -52,6 +52,9 @@ public final class CollectorMetrics {
         .description("Records handed to the producer and not yet acknowledged").register(registry);
     Gauge.builder(PREFIX + "groups", sampler, Sampler::groups)
         .description("Task groups sampled in the last round").register(registry);
+    Gauge.builder(PREFIX + "refused.groups", sampler, Sampler::refusedGroups)
+        .description("Entries under the parent refused in the last listing (symlinks, names that are no valid task id)")
+        .register(registry);
     Gauge.builder(PREFIX + "buffer.capacity", buffer, DropOldestBuffer::capacity)
         .description("Records the buffer holds before it drops the oldest").register(registry);
   }

@@ -47,6 +47,7 @@ final class Sampler implements AutoCloseable {
   /** Problems already logged, so a persistent one is one log line, not one per second. */
   private final Set<String> reported = new HashSet<>();
   private volatile int groups;
+  private volatile int refusedGroups;
   private long nextSeq;
   private int lastChildCount = -1;
   private int roundsSinceDiscovery;
@@ -90,6 +91,11 @@ final class Sampler implements AutoCloseable {
     return groups;
   }
 
+  /** Entries under the parent the last listing refused (a symlink, a name that is no valid task id): never read. */
+  int refusedGroups() {
+    return refusedGroups;
+  }
+
   /**
    * Whether the parent may hold other groups than last listed. The count is read before the
    * listing, so a change after it shows in the next round.
@@ -127,6 +133,7 @@ final class Sampler implements AutoCloseable {
       reportOnce("discover", "cannot list the task groups: {}", e.getMessage());
       return;
     }
+    refusedGroups = discovery.skipped().size();
     for (String skipped : discovery.skipped()) {
       reportOnce("skip " + skipped, "not sampling {}", skipped);
     }

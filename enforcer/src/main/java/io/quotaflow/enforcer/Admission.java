@@ -17,7 +17,16 @@ public sealed interface Admission {
   record OtherNode(String node) implements Admission {}
 
   /** Ours but refused (REJECTED): an id that is not a single safe path component, or a key/value mismatch. */
-  record Refused(String rawTask, String detail) implements Admission {}
+  record Refused(String rawTask, Why why, String detail) implements Admission {}
+
+  /** Why a decision was refused: the {@code reason} of {@code quotaflow_enforcer_refused_total}. */
+  enum Why {
+    UNSAFE_TASK_ID, KEY_VALUE_MISMATCH;
+
+    String label() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   /** A record without a key or without a node part; it cannot be this node's. */
   record Unkeyed(String detail) implements Admission {}
@@ -41,11 +50,11 @@ public sealed interface Admission {
     }
     String rawTask = key.substring(slash + 1);
     if (!TaskId.isValid(rawTask)) {
-      return new Refused(rawTask, "task id " + Printable.of(rawTask) + " is not a single safe path component"
+      return new Refused(rawTask, Why.UNSAFE_TASK_ID, "task id " + Printable.of(rawTask) + " is not a single safe path component"
           + " (ids match " + TaskId.PATTERN.pattern() + "): refusing to resolve it under the parent");
     }
     if (valueNode != null && (!valueNode.equals(node) || !rawTask.equals(valueTask))) {
-      return new Refused(rawTask, "key " + Printable.of(key) + " but the value names "
+      return new Refused(rawTask, Why.KEY_VALUE_MISMATCH, "key " + Printable.of(key) + " but the value names "
           + Printable.of(valueNode + "/" + valueTask) + ": refusing an ambiguous decision");
     }
     return new Mine(TaskId.of(rawTask));

@@ -95,6 +95,9 @@ final class EnforcerMetrics implements AutoCloseable {
     }
     registry.counter("quotaflow.enforcer.publish.failures");
     registry.counter("quotaflow.enforcer.state.file.failures");
+    for (Admission.Why why : Admission.Why.values()) {
+      registry.counter("quotaflow.enforcer.refused", "reason", why.label());
+    }
   }
 
   /** Registers the undecodable-record counters of the topics read, so each starts at zero. */
@@ -126,6 +129,11 @@ final class EnforcerMetrics implements AutoCloseable {
 
   private void skipped(String reason, int count) {
     registry.counter("quotaflow.enforcer.skipped", "reason", reason).increment(count);
+  }
+
+  /** A decision of this node refused before any path was resolved: an unsafe task id, a value naming another task. */
+  void refused(Admission.Why why) {
+    registry.counter("quotaflow.enforcer.refused", "reason", why.label()).increment();
   }
 
   /** A record that does not decode; it is skipped (logged, and answered REJECTED when it is ours). */

@@ -225,6 +225,7 @@ final class NodeEnforcement {
     }
     boolean tombstone = !(record instanceof FeedRecord.Undecodable) && valueNode == null;
     if (admission instanceof Admission.Refused refused) {
+      metrics.refused(refused.why());
       if (tombstone) {
         metrics.skipped("withdrawn");
       } else {

@@ -21,6 +21,23 @@ import java.util.concurrent.Executors;
  */
 public final class OpsServer implements AutoCloseable {
 
+  /**
+   * Threads answering requests. The JDK server reads each request on one of them, with no time
+   * limit: with one thread, a single client that sent half a request and waited (a stuck scraper, a
+   * slowloris) left /health and /metrics unanswered for as long as it kept the connection open.
+   */
+  static final int THREADS = 4;
+
+  static {
+    // The JDK server's own limit on reading a request, in seconds, off by default: a client that stalls
+    // longer is disconnected and its thread freed. Read once, when the first HttpServer of the JVM
+    // starts, so it holds where an ops server is the first (the component processes); set it on the
+    // command line to choose another, or where another server starts first.
+    if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+      System.setProperty("sun.net.httpserver.maxReqTime", "10");
+    }
+  }
+
   private final HttpServer server;
   private final PrometheusMeterRegistry registry;
   private final JvmProcessMeters jvmProcessMeters;
@@ -51,16 +68,17 @@ public final class OpsServer implements AutoCloseable {
       Map<String, HttpHandler> pages) {
     try {
       HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 0);
-      server.setExecutor(Executors.newSingleThreadExecutor(r -> {
+      server.setExecutor(Executors.newFixedThreadPool(THREADS, r -> {
         Thread t = new Thread(r, "quotaflow-ops-http");
         t.setDaemon(true);
         return t;
       }));
-      server.createContext("/metrics", exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape()));
-      server.createContext("/health", exchange -> {
+      server.createContext("/metrics", getOnly("/metrics",
+          exchange -> respond(exchange, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
+      server.createContext("/health", getOnly("/health", exchange -> {
         Health h = health.check();
         respond(exchange, h.ready() ? 200 : 503, "application/json", h.toJson());
-      });
+      }));
       pages.forEach(server::createContext);
       server.start();
       return new OpsServer(server, registry, JvmProcessMeters.bindTo(registry));
@@ -84,6 +102,28 @@ public final class OpsServer implements AutoCloseable {
 
   public PrometheusMeterRegistry registry() {
     return registry;
+  }
+
+  /**
+   * {@code handler} for GET of exactly {@code path}: a context also matches every path it prefixes
+   * ({@code /metrics/../x}, {@code /healthz}), and a probe or scraper that sends anything else is
+   * misconfigured, so it is told so (404, 405) rather than answered as if it had asked right.
+   */
+  private static HttpHandler getOnly(String path, HttpHandler handler) {
+    return exchange -> {
+      try {
+        if (!path.equals(exchange.getRequestURI().getRawPath())) {
+          respond(exchange, 404, "text/plain; charset=utf-8", "no such page (this server serves GET /metrics and GET /health)\n");
+        } else if (!"GET".equals(exchange.getRequestMethod())) {
+          exchange.getResponseHeaders().add("Allow", "GET");
+          respond(exchange, 405, "text/plain; charset=utf-8", path + " is read-only: GET only\n");
+        } else {
+          handler.handle(exchange);
+        }
+      } finally {
+        exchange.close();
+      }
+    };
   }
 
   /** Sends {@code body} with {@code status} and closes the exchange. */

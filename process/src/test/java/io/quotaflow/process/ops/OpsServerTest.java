@@ -35,6 +35,21 @@ class OpsServerTest {
     }
   }
 
+  /** Found by the streams app's OpsHttpFuzzTest: any method, and any path the context prefixes, was answered 200. */
+  @Test
+  void onlyAGetOfExactlyMetricsOrHealthIsAnswered() throws Exception {
+    try (OpsServer server = OpsServer.start("127.0.0.1", 0, OpsServer.newRegistry("streams"), () -> new Health(true, true, -1, "RUNNING"))) {
+      for (String path : new String[] {"/metrics/../health", "/metricsX", "/healthz", "/health/", "/metrics/x"}) {
+        assertThat(get(server, path).statusCode()).as(path).isEqualTo(404);
+      }
+      HttpResponse<String> post = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + server.port() + "/metrics")).POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+      assertThat(post.statusCode()).isEqualTo(405);
+      assertThat(post.headers().firstValue("Allow")).contains("GET");
+      assertThat(get(server, "/metrics?name=x").statusCode()).isEqualTo(200);
+    }
+  }
+
   @Test
   void aPageAddedAfterStartIsServed() throws Exception {
     try (OpsServer server = OpsServer.start("127.0.0.1", 0, OpsServer.newRegistry("streams"), () -> new Health(true, true, -1, "RUNNING"))) {

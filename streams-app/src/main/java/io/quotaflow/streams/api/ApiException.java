@@ -10,6 +10,10 @@ final class ApiException extends RuntimeException {
     this.status = status;
   }
 
+  static ApiException badRequest(String reason) {
+    return new ApiException(400, reason);
+  }
+
   static ApiException notFound(String reason) {
     return new ApiException(404, reason);
   }

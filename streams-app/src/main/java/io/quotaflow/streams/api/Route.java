@@ -20,11 +20,14 @@ record Route(Kind kind, String node, String id) {
   /** The paths served, for the HTTP server's contexts and for the reason of a 404. */
   static final List<String> PATHS = List.of("/pools", "/pools/{pool}", "/nodes/{node}", "/tasks/{node}/{task}");
 
-  /** Parses a raw (still percent-encoded) request path; throws a 404 {@link ApiException} naming what is wrong. */
+  /**
+   * Parses a raw (still percent-encoded) request path; throws a 404 {@link ApiException} naming what
+   * is wrong, or a 400 for a path that is not percent-encoded right.
+   */
   static Route parse(String rawPath) {
     List<String> parts = new ArrayList<>();
     for (String part : rawPath.split("/", -1)) {
-      parts.add(URLDecoder.decode(part, StandardCharsets.UTF_8));
+      parts.add(decode(part, rawPath));
     }
     // "/pools/x" splits into ["", "pools", "x"]; one trailing slash is forgiven.
     if (parts.size() > 2 && parts.get(parts.size() - 1).isEmpty()) {
@@ -55,6 +58,15 @@ record Route(Kind kind, String node, String id) {
         break;
     }
     throw ApiException.notFound("no such resource '" + rawPath + "' (live state serves " + String.join(", ", PATHS) + ")");
+  }
+
+  /** A path segment decoded; '%' not followed by two hex digits was an internal error (500) before it was this 400. */
+  private static String decode(String segment, String rawPath) {
+    try {
+      return URLDecoder.decode(segment, StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("path '" + rawPath + "' is not percent-encoded right: " + e.getMessage());
+    }
   }
 
   private static String id(String what, String id) {

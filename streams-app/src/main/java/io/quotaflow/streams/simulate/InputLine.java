@@ -39,6 +39,12 @@ record InputLine(String type, String key, JsonNode value, Long tsMs) {
       .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   static InputLine parse(String text) {
+    int replaced = text.indexOf('\uFFFD');
+    if (replaced >= 0) {
+      // The input is read with bytes that are not UTF-8 replaced by U+FFFD, so one bad line is refused, not the whole file.
+      throw new IllegalArgumentException("not valid UTF-8 at column " + (replaced + 1)
+          + " (bytes that decode to no character, or a U+FFFD replacement character)");
+    }
     JsonNode line = json(text);
     if (line == null || !line.isObject()) {
       throw new IllegalArgumentException("expected a JSON object {\"type\", \"key\", \"value\"}, got "

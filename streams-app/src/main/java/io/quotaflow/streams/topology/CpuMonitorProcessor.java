@@ -25,14 +25,9 @@ final class CpuMonitorProcessor extends TaskStateProcessor<CgroupSample> {
 
   @Override
   public void process(Record<String, CgroupSample> record) {
+    // Checked before it came here (InputCheck, RecordChecks.requireValidSample).
     TaskKey key = RecordChecks.taskKey(record.key());
     CgroupSample sample = record.value();
-    if (sample == null) {
-      throw new RejectedRecordException("samples carry no tombstones: null value for " + key);
-    }
-    RecordChecks.requireMatchingKey(key, sample.getNode(), sample.getTask());
-    requireNodePartition(key.node());
-    RecordChecks.requireNoProblems("sample", RecordChecks.sampleProblems(sample, record.timestamp()));
 
     beforeEvent(record.timestamp());
     ClusterConfig cluster = stores.cluster();

@@ -13,6 +13,9 @@ final class Names {
   static final String CONFIG_BROADCAST_SOURCE = "config-broadcast-source";
   static final String CONFIG_APPLIER = "config-applier";
   static final String TASK_SPECS_SOURCE = "task-specs-source";
+  static final String TASK_SPECS_CHECK = "task-specs-check";
+  static final String NODES_CHECK = "nodes-check";
+  static final String SAMPLES_CHECK = "samples-check";
   static final String TASK_SPEC_PROCESSOR = "task-spec-processor";
   static final String NODES_SOURCE = "nodes-source";
   static final String NODE_STATUS_PROCESSOR = "node-status-processor";

@@ -1,6 +1,5 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
@@ -19,21 +18,14 @@ final class NodeStatusProcessor extends TaskStateProcessor<NodeStatus> {
 
   @Override
   public void process(Record<String, NodeStatus> record) {
+    // Checked before it came here (InputCheck, RecordChecks.requireValidNodeStatus).
     String node = record.key();
-    if (!Ids.isValid(node)) {
-      throw new RejectedRecordException("invalid node key '" + node + "': ids match " + Ids.PATTERN_TEXT);
-    }
-    requireNodePartition(node);
     beforeEvent(record.timestamp());
     NodeStatus status = record.value();
     if (status == null) {
       stores.nodes.delete(node);
       return;
     }
-    if (!status.getNode().equals(node)) {
-      throw new RejectedRecordException("key '" + node + "' does not match the value's node '" + status.getNode() + "'");
-    }
-    RecordChecks.requireNoProblems("node status", RecordChecks.nodeProblems(status));
     NodeStatus before = stores.nodes.get(node);
     stores.nodes.put(node, status);
     if (before != null && before.getThreadsPerCore() == status.getThreadsPerCore()) {

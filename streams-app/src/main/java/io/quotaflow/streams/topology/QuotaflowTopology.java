@@ -33,8 +33,9 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>decisions, per node partition: {@code samples}, {@code task-specs}, {@code nodes} and the
  *       broadcast configs into the per-task CPU store, {@code cpu-decisions} out; and into each
  *       node's peak gate, {@code freeze-decisions} out, finished tasks' usage out to
- *       {@code memory-usage} re-keyed by operation. Each source feeds its CPU processor first
- *       (which checks the record and updates the shared node and config stores), then its gate processor;
+ *       {@code memory-usage} re-keyed by operation. Each source's records are checked once
+ *       ({@link InputCheck}), then fed to its CPU processor first (which updates the shared node and
+ *       config stores), then to the gate processor;
  *   <li>learned profiles — {@code memory-usage} folded per operation, each new profile broadcast
  *       back to every partition of {@code config-broadcast}.
  * </ol>
@@ -79,10 +80,14 @@ public final class QuotaflowTopology {
     source(topology, TASK_SPECS_SOURCE, topics.taskSpecs());
     source(topology, NODES_SOURCE, topics.nodes());
     source(topology, SAMPLES_SOURCE, topics.samples());
+    // Each source's records are checked once, before any processor: refused, one goes to the DLQ and reaches none (InputCheck).
+    topology.addProcessor(TASK_SPECS_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidSpec), TASK_SPECS_SOURCE);
+    topology.addProcessor(NODES_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidNodeStatus), NODES_SOURCE);
+    topology.addProcessor(SAMPLES_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidSample), SAMPLES_SOURCE);
     topology.addProcessor(CONFIG_APPLIER, () -> new ConfigApplier(partitions, probe), CONFIG_BROADCAST_SOURCE);
-    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions, probe), TASK_SPECS_SOURCE);
-    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions, probe), NODES_SOURCE);
-    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_SOURCE);
+    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions, probe), TASK_SPECS_CHECK);
+    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions, probe), NODES_CHECK);
+    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_CHECK);
 
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
     topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
@@ -100,7 +105,7 @@ public final class QuotaflowTopology {
 
     // Added after the CPU processors of the same sources: each record reaches them first.
     topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
-        SAMPLES_SOURCE, TASK_SPECS_SOURCE, NODES_SOURCE, CONFIG_BROADCAST_SOURCE);
+        SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
     topology.addStateStore(store(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
     topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);

@@ -53,6 +53,47 @@ public final class RecordChecks {
     }
   }
 
+  /** Everything a sample must pass before any processor sees it ({@link InputCheck}). */
+  static void requireValidSample(String key, CgroupSample sample, long timestampMs, Integer partition, int partitions) {
+    TaskKey task = taskKey(key);
+    if (sample == null) {
+      throw new RejectedRecordException("samples carry no tombstones: null value for " + task);
+    }
+    requireMatchingKey(task, sample.getNode(), sample.getTask());
+    requirePartitionWhenKnown(task.node(), partition, partitions);
+    requireNoProblems("sample", sampleProblems(sample, timestampMs));
+  }
+
+  /** Everything a task spec (or its tombstone) must pass before any processor sees it. */
+  static void requireValidSpec(String key, TaskSpec spec, long timestampMs, Integer partition, int partitions) {
+    TaskKey task = taskKey(key);
+    requirePartitionWhenKnown(task.node(), partition, partitions);
+    if (spec != null) {
+      requireMatchingKey(task, spec.getNode(), spec.getTask());
+      requireNoProblems("task spec", specProblems(spec));
+    }
+  }
+
+  /** Everything a node status (or its tombstone) must pass before any processor sees it. */
+  static void requireValidNodeStatus(String node, NodeStatus status, long timestampMs, Integer partition, int partitions) {
+    if (!Ids.isValid(node)) {
+      throw new RejectedRecordException("invalid node key '" + node + "': ids match " + Ids.PATTERN_TEXT);
+    }
+    requirePartitionWhenKnown(node, partition, partitions);
+    if (status != null) {
+      if (!status.getNode().equals(node)) {
+        throw new RejectedRecordException("key '" + node + "' does not match the value's node '" + status.getNode() + "'");
+      }
+      requireNoProblems("node status", nodeProblems(status));
+    }
+  }
+
+  private static void requirePartitionWhenKnown(String node, Integer partition, int partitions) {
+    if (partition != null) {
+      requirePartition(node, partition, partitions);
+    }
+  }
+
   public static List<String> sampleProblems(CgroupSample s, long brokerTimestampMs) {
     List<String> problems = new ArrayList<>();
     atLeastZero(problems, "ts_ms", s.getTsMs());

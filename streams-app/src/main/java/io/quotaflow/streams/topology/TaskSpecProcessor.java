@@ -1,6 +1,5 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import org.apache.kafka.streams.processor.api.Record;
@@ -14,8 +13,7 @@ final class TaskSpecProcessor extends TaskStateProcessor<TaskSpec> {
 
   @Override
   public void process(Record<String, TaskSpec> record) {
-    TaskKey key = RecordChecks.taskKey(record.key());
-    requireNodePartition(key.node());
+    // Checked before it came here (InputCheck, RecordChecks.requireValidSpec).
     beforeEvent(record.timestamp());
     TaskCpuState before = stores.tasks.get(record.key());
     TaskSpec spec = record.value();
@@ -23,9 +21,7 @@ final class TaskSpecProcessor extends TaskStateProcessor<TaskSpec> {
       stores.apply(record.key(), before, decisions.onSpecDeleted(before), record.timestamp());
       return;
     }
-    RecordChecks.requireMatchingKey(key, spec.getNode(), spec.getTask());
-    RecordChecks.requireNoProblems("task spec", RecordChecks.specProblems(spec));
-    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, spec, record.timestamp(), stores.cluster(), stores.node(key.node()),
+    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, spec, record.timestamp(), stores.cluster(), stores.node(spec.getNode()),
         stores::capRatio);
     stores.apply(record.key(), before, outcome, record.timestamp());
   }

@@ -6,7 +6,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 /** What every processor of the CPU sub-topology shares: the stores, the decision maker, the probe. */
 abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, String, Object> {
 
-  /** Partitions of the node-keyed topics, to check each record is in its node's partition. */
+  /** Partitions of the node-keyed topics. */
   protected final int partitions;
   protected final TopologyProbe probe;
   protected final CpuDecisionMaker decisions = new CpuDecisionMaker();
@@ -26,10 +26,5 @@ abstract class TaskStateProcessor<V> extends ContextualProcessor<String, V, Stri
   /** Before the record changes anything: reports the pool sums of a period it closes (DESIGN §3). */
   protected void beforeEvent(long timestampMs) {
     stores.beforeEvent(timestampMs, context().recordMetadata().map(m -> m.partition()).orElse(0));
-  }
-
-  /** Refuses a record that is not in the partition its node maps to. */
-  protected void requireNodePartition(String node) {
-    context().recordMetadata().ifPresent(m -> RecordChecks.requirePartition(node, m.partition(), partitions));
   }
 }

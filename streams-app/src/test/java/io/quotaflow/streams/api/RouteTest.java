@@ -28,6 +28,17 @@ class RouteTest {
     assertNotFound("/poolsX", "no such resource '/poolsX'");
   }
 
+  /** Found by OpsHttpFuzzTest: URLDecoder's exception for a '%' without two hex digits was answered 500. */
+  @Test
+  void aPercentThatDoesNotDecodeIsA400() {
+    for (String path : new String[] {"/pools/%zz", "/nodes/n%", "/tasks/n1/t%4"}) {
+      assertThatThrownBy(() -> Route.parse(path)).as(path).isInstanceOfSatisfying(ApiException.class, e -> {
+        assertThat(e.status()).isEqualTo(400);
+        assertThat(e.getMessage()).contains("is not percent-encoded right");
+      });
+    }
+  }
+
   private static void assertNotFound(String path, String reason) {
     assertThatThrownBy(() -> Route.parse(path)).isInstanceOfSatisfying(ApiException.class, e -> {
       assertThat(e.status()).isEqualTo(404);

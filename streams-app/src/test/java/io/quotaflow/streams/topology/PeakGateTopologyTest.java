@@ -296,6 +296,28 @@ class PeakGateTopologyTest {
     assertThat(described(set("z", 110 * MB))).containsExactly("z FREEZE PEAK_SLOT_BUSY #0");
   }
 
+  /**
+   * Found by InputTopicsFuzzTest: the CPU processor refused a sample whose key its value disagrees
+   * with, but the source still handed it to the peak gate, which froze the task the value named; a
+   * sample both refused was dead-lettered twice.
+   */
+  @Test
+  void aSampleTheChecksRefuseNeverReachesTheGateAndIsDeadLetteredOnce() {
+    batchTask("a", NORMAL);
+    batchTask("b", NORMAL);
+    assertThat(ticks(2)).isEmpty();
+    assertThat(set("a", PEAK)).as("a holds the one slot").isEmpty();
+    h.samples.pipeInput("n1/other", memorySample("n1", "b", now, PEAK), now);
+    h.samples.pipeInput("n1/..", memorySample("n1", "..", now, PEAK), now);
+    assertThat(freezes()).as("b's peak came under another key: nothing to freeze").isEmpty();
+    List<String> reasons = h.dlq.readRecordsToList().stream()
+        .map(r -> new String(r.headers().lastHeader("__streams.errors.message").value(), StandardCharsets.UTF_8))
+        .collect(Collectors.toList());
+    assertThat(reasons).hasSize(2);
+    assertThat(reasons.get(0)).contains("key n1/other does not match the value's node/task n1/b");
+    assertThat(reasons.get(1)).contains("invalid task id '..'");
+  }
+
   @Test
   void aGatingConfigThatCannotHoldIsRejectedAndTheLastGoodOneStays() {
     cluster(ClusterConfig.newBuilder().setPeakReleaseRatio(1.2).setPeakThresholdRatio(1.1), now);
