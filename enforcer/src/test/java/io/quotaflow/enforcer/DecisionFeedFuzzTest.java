@@ -50,7 +50,6 @@ class DecisionFeedFuzzTest {
 
   /** Bad records in CI; {@code -Pfuzz-long} multiplies them (FuzzBudget). */
   private static final int BAD_RECORDS = 60;
-  private static final List<String> CONTROLLERS = List.of("cpu", "cpuacct", "memory", "freezer");
 
   @TempDir Path root;
   @TempDir Path stateDir;
@@ -63,15 +62,13 @@ class DecisionFeedFuzzTest {
     Random random = new Random(seed);
     int badCount = BAD_RECORDS * FuzzBudget.scale();
     int goodCount = badCount / 4;
-    for (String controller : CONTROLLERS) {
-      write(controller + "/cgroup.procs", "");
-      group(controller, "qf");
-      group(controller, "victim");
-      for (int i = 0; i < goodCount; i++) {
-        group(controller, "qf/good-" + i);
-      }
-      Files.createSymbolicLink(root.resolve(controller + "/qf/evil"), root.resolve(controller + "/victim"));
+    V1LikeTree tree = new V1LikeTree(root);
+    tree.group("qf");
+    tree.group("victim");
+    for (int i = 0; i < goodCount; i++) {
+      tree.group("qf/good-" + i);
     }
+    tree.symlink("qf/evil", "victim");
     Map<Path, String> before = snapshot();
 
     PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
@@ -228,29 +225,4 @@ class DecisionFeedFuzzTest {
     return files;
   }
 
-  /** A group directory with the files the cgroups module reads, at the kernel's defaults (as SymlinkedGroupTest). */
-  private void group(String controller, String path) throws IOException {
-    String dir = controller + "/" + path + "/";
-    write(dir + "cgroup.procs", "");
-    switch (controller) {
-      case "cpu" -> {
-        write(dir + "cpu.shares", "1024\n");
-        write(dir + "cpu.cfs_period_us", "100000\n");
-        write(dir + "cpu.cfs_quota_us", "-1\n");
-      }
-      case "cpuacct" -> write(dir + "cpuacct.usage", "0\n");
-      case "memory" -> write(dir + "memory.usage_in_bytes", "0\n");
-      case "freezer" -> {
-        write(dir + "freezer.state", "THAWED\n");
-        write(dir + "freezer.self_freezing", "0\n");
-      }
-      default -> throw new IllegalArgumentException(controller);
-    }
-  }
-
-  private void write(String relative, String content) throws IOException {
-    Path path = root.resolve(relative);
-    Files.createDirectories(path.getParent());
-    Files.writeString(path, content);
-  }
 }

@@ -13,7 +13,6 @@ import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.WithKafka;
-import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,20 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
 @WithKafka
 class SymlinkedGroupTest {
 
-  static final List<String> CONTROLLERS = List.of("cpu", "cpuacct", "memory", "freezer");
 
   @TempDir Path root;
   @TempDir Path stateDir;
 
   @Test
   void aSymlinkedGroupIsRejectedAndItsTargetNeverWritten(KafkaEnv env) throws Exception {
-    for (String controller : CONTROLLERS) {
-      write(controller + "/cgroup.procs", "");
-      group(controller, "qf");
-      group(controller, "victim");
-      group(controller, "qf/real");
-      Files.createSymbolicLink(root.resolve(controller + "/qf/evil"), root.resolve(controller + "/victim"));
-    }
+    V1LikeTree tree = new V1LikeTree(root);
+    tree.group("qf");
+    tree.group("victim");
+    tree.group("qf/real");
+    tree.symlink("qf/evil", "victim");
     try (EnforcerFixture kafka = new EnforcerFixture(env)) {
       kafka.start(new CgroupConfig(root, CgroupLayout.V1, CgroupParent.at("/qf")), stateDir.resolve("state.json"));
 
@@ -73,31 +69,5 @@ class SymlinkedGroupTest {
       assertThatThrownBy(() -> Files.createSymbolicLink(parent.resolve("evil"), root))
           .isInstanceOf(FileSystemException.class).hasMessageContaining("Operation not permitted");
     }
-  }
-
-  /** A group directory with the files the cgroups module reads, at the kernel's defaults. */
-  private void group(String controller, String path) throws IOException {
-    String dir = controller + "/" + path + "/";
-    write(dir + "cgroup.procs", "");
-    switch (controller) {
-      case "cpu" -> {
-        write(dir + "cpu.shares", "1024\n");
-        write(dir + "cpu.cfs_period_us", "100000\n");
-        write(dir + "cpu.cfs_quota_us", "-1\n");
-      }
-      case "cpuacct" -> write(dir + "cpuacct.usage", "0\n");
-      case "memory" -> write(dir + "memory.usage_in_bytes", "0\n");
-      case "freezer" -> {
-        write(dir + "freezer.state", "THAWED\n");
-        write(dir + "freezer.self_freezing", "0\n");
-      }
-      default -> throw new IllegalArgumentException(controller);
-    }
-  }
-
-  private void write(String relative, String content) throws IOException {
-    Path path = root.resolve(relative);
-    Files.createDirectories(path.getParent());
-    Files.writeString(path, content);
   }
 }
