@@ -22,8 +22,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -109,6 +112,9 @@ public final class SoakBench implements Callable<Integer> {
       description = "A Kafka Streams setting for the app, repeatable (default: none, the production settings).")
   Map<String, String> streamsConfig = new HashMap<>();
 
+  @Option(names = "--chart-only", description = "Run nothing: chart and judge the soak.csv already in --out again (soak.svg, soak-verdicts.md).")
+  boolean chartOnly;
+
   @CommandLine.Mixin
   BenchCgroupTree tree;
 
@@ -130,6 +136,14 @@ public final class SoakBench implements Callable<Integer> {
           String.format(Locale.ROOT, "--nodes × --tasks-per-node is at most %,d tasks", CpuBench.MAX_TASKS));
     }
     PrintWriter printer = spec.commandLine().getOut();
+    if (chartOnly) {
+      SoakSeries series = SoakSeries.fromCsv(Files.readString(out.resolve("soak.csv")));
+      Files.writeString(out.resolve("soak.svg"), chart(series));
+      Files.writeString(out.resolve("soak-verdicts.md"), verdicts(series));
+      printer.print(verdicts(series));
+      printer.flush();
+      return 0;
+    }
     Files.createDirectories(out);
     CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, 1);
     String enforcedNode = workload.key(0).substring(0, workload.key(0).indexOf('/'));
@@ -207,34 +221,43 @@ public final class SoakBench implements Callable<Integer> {
 
   /** Writes soak.csv, soak.svg and soak.md into {@code --out} and prints the verdicts. */
   private void report(PrintWriter printer, SoakSeries series, List<String> notes) throws IOException {
-    double lagFloor = rate; // a second of samples in flight between commits is noise, not a leak
     Files.writeString(out.resolve("soak.csv"), series.csv());
+    StringBuilder md = new StringBuilder(verdicts(series)).append('\n');
+    notes.forEach(note -> md.append("- ").append(note).append('\n'));
+    Files.writeString(out.resolve("soak.md"), md);
+    Files.writeString(out.resolve("soak.svg"), chart(series));
+    printer.println();
+    printer.print(md);
+    printer.println("Series: " + out.resolve("soak.csv") + ", chart: " + out.resolve("soak.svg"));
+    printer.flush();
+  }
+
+  /** The verdict of every judged series, as a Markdown table under a line saying what "flat" means. */
+  private String verdicts(SoakSeries series) {
+    double lagFloor = rate; // a second of samples in flight between commits is noise, not a leak
     StringBuilder md = new StringBuilder();
-    md.append(String.format(Locale.ROOT, "Soak: %.0f min at %,.0f samples/s offered, %d × %d tasks, a record every %s. "
+    md.append(String.format(Locale.ROOT, "Soak: %.0f min at %,.0f samples/s offered, a record every %s. "
             + "Flat: |slope over the last 2/3| ≤ %.0f %% of the mean per hour (lag: of max(mean, %,.0f records)).%n%n",
-        series.hours()[series.size() - 1] * 60, rate, nodes, tasksPerNode, Durations.format(every), 100 * flatPerHour, lagFloor));
+        series.hours()[series.size() - 1] * 60, rate, Durations.format(every), 100 * flatPerHour, lagFloor));
     md.append("| series | start | end | min | max | mean (last 2/3) | slope /h | of mean /h | verdict |\n");
     md.append("|---|---|---|---|---|---|---|---|---|\n");
     for (SoakSeries.Column column : SoakSeries.Column.values()) {
       if (!column.judged) {
         continue;
       }
-      double[] values = series.values(column);
-      SoakVerdict verdict = SoakVerdict.of(series.hours(), values, flatPerHour, column == SoakSeries.Column.LAG ? lagFloor : 0);
+      SoakVerdict verdict = SoakVerdict.of(series.hours(), series.values(column), flatPerHour,
+          column == SoakSeries.Column.LAG ? lagFloor : 0);
       md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", column.title,
           n(verdict.start()), n(verdict.end()), n(verdict.min()), n(verdict.max()), n(verdict.mean()),
           n(verdict.slopePerHour()), verdict.relativeText(), verdict.word()));
     }
-    md.append('\n');
-    notes.forEach(note -> md.append("- ").append(note).append('\n'));
-    Files.writeString(out.resolve("soak.md"), md);
-    Files.writeString(out.resolve("soak.svg"), series.chart(String.format(Locale.ROOT,
-        "Soak: %,.0f samples/s offered, %,d tasks, whole pipeline in one JVM", rate, nodes * tasksPerNode),
-        "heap and RocksDB should stay flat; broker log grows by retention (7 days)"));
-    printer.println();
-    printer.print(md);
-    printer.println("Series: " + out.resolve("soak.csv") + ", chart: " + out.resolve("soak.svg"));
-    printer.flush();
+    return md.toString();
+  }
+
+  private String chart(SoakSeries series) {
+    return series.chart(String.format(Locale.ROOT, "Soak: %,.0f samples/s offered, %,d tasks, whole pipeline in one JVM",
+            rate, nodes * tasksPerNode),
+        "every " + Durations.format(every) + "; heap and RocksDB memory should stay flat, the broker log grows until segments roll");
   }
 
   private static String n(double value) {
@@ -399,19 +422,25 @@ public final class SoakBench implements Callable<Integer> {
     return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
   }
 
+  /** Apparent bytes of the files under {@code dir}; files RocksDB removes while it is walked (a compaction) count 0. */
   static long bytesUnder(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return 0;
     }
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile).mapToLong(f -> {
-        try {
-          return Files.size(f);
-        } catch (IOException gone) {
-          return 0; // RocksDB removed it between the listing and the size: a compaction
-        }
-      }).sum();
-    }
+    long[] total = {0};
+    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        total[0] += attributes.isRegularFile() ? attributes.size() : 0;
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException gone) {
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return total[0];
   }
 
   /**

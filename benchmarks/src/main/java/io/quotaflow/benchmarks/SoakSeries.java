@@ -64,6 +64,23 @@ final class SoakSeries {
     return text.toString();
   }
 
+  /** The series {@link #csv()} wrote, to chart it again. */
+  static SoakSeries fromCsv(String csv) {
+    SoakSeries series = new SoakSeries();
+    List<String> lines = csv.lines().filter(l -> !l.isBlank()).toList();
+    List<String> header = List.of(lines.get(0).split(","));
+    for (String line : lines.subList(1, lines.size())) {
+      String[] cells = line.split(",");
+      double[] row = new double[Column.values().length];
+      for (Column column : Column.values()) {
+        int at = header.indexOf(column.csv);
+        row[column.ordinal()] = at < 0 ? Double.NaN : Double.parseDouble(cells[at]);
+      }
+      series.add(Double.parseDouble(cells[0]) / 3600, row);
+    }
+    return series;
+  }
+
   String csv() {
     StringBuilder csv = new StringBuilder("elapsed_s");
     for (Column column : Column.values()) {
@@ -96,11 +113,11 @@ final class SoakSeries {
             line(Column.TABLE_READERS_MIB, "table readers", "#e377c2", "2,2"))),
         new SvgChart.Panel("Open file descriptors (the whole JVM)", "fds", List.of(
             line(Column.OPEN_FILES, "open fds", "#17becf", null))),
-        new SvgChart.Panel("On disk", "MiB", List.of(
-            line(Column.STATE_DIR_MIB, "streams state dir", "#1f77b4", null),
-            line(Column.BROKER_LOG_OTHER_MIB, "broker log without samples", "#7f7f7f", "6,3"))),
-        new SvgChart.Panel("Broker log, all topics (samples kept 7 days)", "MiB", List.of(
-            line(Column.BROKER_LOG_MIB, "broker log", "#bcbd22", null)))));
+        new SvgChart.Panel("Streams state directory on disk", "MiB", List.of(
+            line(Column.STATE_DIR_MIB, "state dir", "#1f77b4", null))),
+        new SvgChart.Panel("Broker log on disk (no segment rolled or compacted yet at this length)", "MiB", List.of(
+            line(Column.BROKER_LOG_MIB, "all topics", "#bcbd22", null),
+            line(Column.BROKER_LOG_OTHER_MIB, "all but samples (changelogs, decisions)", "#7f7f7f", "6,3")))));
   }
 
   private SvgChart.Series line(Column column, String label, String color, String dash) {
