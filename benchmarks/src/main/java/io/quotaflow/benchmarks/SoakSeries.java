@@ -115,7 +115,7 @@ final class SoakSeries {
             line(Column.OPEN_FILES, "open fds", "#17becf", null))),
         new SvgChart.Panel("Streams state directory on disk", "MiB", List.of(
             line(Column.STATE_DIR_MIB, "state dir", "#1f77b4", null))),
-        new SvgChart.Panel("Broker log on disk (no segment rolled or compacted yet at this length)", "MiB", List.of(
+        new SvgChart.Panel("Broker log on disk (1 GiB segments: the cleaner compacts only rolled ones)", "MiB", List.of(
             line(Column.BROKER_LOG_MIB, "all topics", "#bcbd22", null),
             line(Column.BROKER_LOG_OTHER_MIB, "all but samples (changelogs, decisions)", "#7f7f7f", "6,3")))));
   }
