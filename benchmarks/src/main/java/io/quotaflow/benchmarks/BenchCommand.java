@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         CollectorBench.class,
         CpuBench.class,
         CgroupsBench.class,
+        SoakBench.class,
     })
 public final class BenchCommand implements Runnable {
 

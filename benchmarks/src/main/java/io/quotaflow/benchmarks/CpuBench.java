@@ -200,7 +200,7 @@ public final class CpuBench implements Callable<Integer> {
         if (!runner.awaitRunning(Duration.ofMinutes(2))) {
           throw new IllegalStateException("the streams app did not reach RUNNING within 2 minutes: " + runner.state());
         }
-        publishSetup(workload);
+        publishSetup(client, topics, partitions, workload);
         Counter taken = meters.counter("quotaflow.streams.samples");
         progress("app: warming up for %s", Durations.format(warmupTime));
         try (RecordWatch decisions = new RecordWatch(client, topics.cpuDecisions().name(), partitions).start();
@@ -273,42 +273,8 @@ public final class CpuBench implements Callable<Integer> {
       return measured;
     }
 
-    /** What a cluster has before samples flow: the cluster config, each node's status, each task's spec. */
-    private void publishSetup(CpuWorkload workload) {
-      long now = System.currentTimeMillis();
-      try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(SampleFeed.producerConfig(client),
-          new ByteArraySerializer(), new ByteArraySerializer())) {
-        send(producer, topics.clusterConfig(), 0, "bench",
-            ClusterConfig.newBuilder().setCluster("bench").setEnforcement(Enforcement.ON).build(), now);
-        for (NodeStatus status : workload.nodeStatuses(now)) {
-          send(producer, topics.nodes(), NodePartitioning.partitionOfKey(status.getNode(), partitions), status.getNode(),
-              status, now);
-        }
-        for (int task = 0; task < workload.size(); task++) {
-          String key = workload.key(task);
-          send(producer, topics.taskSpecs(), NodePartitioning.partitionOfKey(key, partitions), key, workload.spec(task, now), now);
-        }
-        producer.flush();
-      }
-    }
-
-    private static <V> void send(KafkaProducer<byte[], byte[]> producer, Topic<String, V> topic, int partition,
-        String key, V value, long tsMs) {
-      producer.send(new ProducerRecord<>(topic.name(), partition, tsMs, key.getBytes(StandardCharsets.UTF_8),
-          topic.valueSerde().serializer().serialize(topic.name(), value)));
-    }
-
-    /** Samples the app has committed: its consumer group's offsets on the samples topic (exact under EOS). */
     private long committedSamples() {
-      try {
-        Map<TopicPartition, OffsetAndMetadata> offsets =
-            admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
-        return offsets.entrySet().stream()
-            .filter(e -> e.getKey().topic().equals(topics.samples().name()) && e.getValue() != null)
-            .mapToLong(e -> e.getValue().offset()).sum();
-      } catch (Exception e) {
-        throw new IllegalStateException("cannot read the app's committed offsets: " + e, e);
-      }
+      return committedOffsets(admin, applicationId, topics.samples().name());
     }
 
     private long endOffsetSum(String topic) throws Exception {
@@ -352,6 +318,44 @@ public final class CpuBench implements Callable<Integer> {
     private void progress(String format, Object... args) {
       out.println("[" + run.label() + "] " + String.format(Locale.ROOT, format, args));
       out.flush();
+    }
+  }
+
+  /** What a cluster has before samples flow: the cluster config (enforcement ON), each node's status, each task's spec. */
+  static void publishSetup(Map<String, Object> client, Topics topics, int partitions, CpuWorkload workload) {
+    long now = System.currentTimeMillis();
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(SampleFeed.producerConfig(client),
+        new ByteArraySerializer(), new ByteArraySerializer())) {
+      send(producer, topics.clusterConfig(), 0, "bench",
+          ClusterConfig.newBuilder().setCluster("bench").setEnforcement(Enforcement.ON).build(), now);
+      for (NodeStatus status : workload.nodeStatuses(now)) {
+        send(producer, topics.nodes(), NodePartitioning.partitionOfKey(status.getNode(), partitions), status.getNode(),
+            status, now);
+      }
+      for (int task = 0; task < workload.size(); task++) {
+        String key = workload.key(task);
+        send(producer, topics.taskSpecs(), NodePartitioning.partitionOfKey(key, partitions), key, workload.spec(task, now), now);
+      }
+      producer.flush();
+    }
+  }
+
+  private static <V> void send(KafkaProducer<byte[], byte[]> producer, Topic<String, V> topic, int partition,
+      String key, V value, long tsMs) {
+    producer.send(new ProducerRecord<>(topic.name(), partition, tsMs, key.getBytes(StandardCharsets.UTF_8),
+        topic.valueSerde().serializer().serialize(topic.name(), value)));
+  }
+
+  /** Records of {@code topic} the app {@code applicationId} has committed: its consumer group's offsets (exact under EOS). */
+  static long committedOffsets(Admin admin, String applicationId, String topic) {
+    try {
+      Map<TopicPartition, OffsetAndMetadata> offsets =
+          admin.listConsumerGroupOffsets(applicationId).partitionsToOffsetAndMetadata().get();
+      return offsets.entrySet().stream()
+          .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+          .mapToLong(e -> e.getValue().offset()).sum();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read the app's committed offsets: " + e, e);
     }
   }
 

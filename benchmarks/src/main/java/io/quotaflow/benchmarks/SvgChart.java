@@ -69,13 +69,17 @@ final class SvgChart {
         "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n",
         16, top + PANEL_HEIGHT / 2, Markup.escape(panel.unit())));
     // Time axis.
-    double stepHours = spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
+    // Runs of hours and days read in hours; a soak of minutes reads in minutes.
+    boolean inMinutes = spanHours < 2;
+    double stepHours = inMinutes ? niceStep(spanHours * 60 / 6) / 60
+        : spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
     for (double h = 0; h <= spanHours + 1e-9; h += stepHours) {
       double x = LEFT + plotWidth * h / spanHours;
       svg.append(String.format(Locale.ROOT,
           "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n", x, top, x, bottom));
       svg.append(String.format(Locale.ROOT,
-          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s h</text>%n", x, bottom + 16, label(h)));
+          "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n", x, bottom + 16,
+          inMinutes ? label(Math.rint(h * 600) / 10) + " min" : label(h) + " h"));
     }
     svg.append(String.format(Locale.ROOT,
         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
