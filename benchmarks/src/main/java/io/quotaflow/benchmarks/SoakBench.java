@@ -68,8 +68,8 @@ import picocli.CommandLine.Option;
     name = "soak",
     mixinStandardHelpOptions = true,
     description = {
-        "The whole pipeline at a fixed sample rate for a long time: heap, RocksDB memory, open files, state and",
-        "broker log sizes every interval, with a flat / grows verdict per series (see docs/benchmarks.md)."})
+        "The whole pipeline at a fixed sample rate for a long time: heap, RocksDB memory, open files, state and "
+            + "broker log sizes every interval, with a flat / grows verdict per series (see docs/benchmarks.md)."})
 public final class SoakBench implements Callable<Integer> {
 
   @Option(names = "--minutes", paramLabel = "N", defaultValue = "30", description = "Length of the run (default: ${DEFAULT-VALUE}).")
