@@ -33,7 +33,7 @@ class BenchCommandTest {
     assertThat(out.toString()).startsWith("Usage: quotaflow bench [-hV] [COMMAND]")
         .contains("Run a benchmark and print its figures (see docs/benchmarks.md).");
     assertThat(out.toString().lines().filter(l -> l.matches("^  [a-z]+ .*")).map(l -> l.trim().split("\\s+")[0]))
-        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "replay");
+        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "soak", "replay");
   }
 
   @Test

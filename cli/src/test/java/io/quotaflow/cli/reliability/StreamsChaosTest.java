@@ -3,15 +3,13 @@ package io.quotaflow.cli.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.cli.reliability.CommittedTail.Arrival;
-import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.FreezeDecision;
-import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
-import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
+import io.quotaflow.testharness.GatingMinute;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.KafkaWait;
 import java.nio.file.Files;
@@ -77,8 +75,8 @@ class StreamsChaosTest {
   // ---- 1. killed at random points and restarted -------------------------------------------------
 
   private static final int NODES = 6;
-  private static final int TASKS = 4;
-  private static final int SECONDS = 60;
+  private static final int TASKS = GatingMinute.TASKS;
+  private static final int SECONDS = GatingMinute.SECONDS;
   /** Seconds of samples produced at once, as collectors would over that time. */
   private static final int CHUNK_S = 5;
   private static final int PARTITIONS = 3;
@@ -87,55 +85,14 @@ class StreamsChaosTest {
   private static final int WIPED_KILL = 1;
 
   /**
-   * A minute of samples of idle, busy and alternating tasks (modelled on streams-app's
-   * RestartDeterminismIntegrationTest): CPU reclaim moves limits; tasks 1 and 2 declare a normal of
-   * 256 MB and reach overlapping peaks, so the gate freezes and thaws; task 0 ("learn", no declared
-   * normal) finishes at 20 s and teaches its operation a profile by which task 3 is gated later.
-   */
-  private static List<CgroupSample> minute(long startMs) {
-    Random random = new Random(7);
-    List<CgroupSample> samples = new ArrayList<>();
-    long[][] usage = new long[NODES][TASKS];
-    for (int s = 0; s < SECONDS; s++) {
-      for (int n = 0; n < NODES; n++) {
-        for (int t = 0; t < TASKS; t++) {
-          if ((t == 0 && s > 20) || (t == 3 && s <= 20)) {
-            continue;
-          }
-          double cores = t == 0 ? 0.05 : t == 1 ? 1.9 : t == 2 ? ((s / 15) % 2 == 0 ? 0.1 : 1.8) : 0.5;
-          usage[n][t] += Math.round(cores * 1_000_000 * (0.95 + 0.1 * random.nextDouble()));
-          long anonBytes = switch (t) {
-            case 0 -> 100 * MB;
-            case 1 -> (s >= 10 && s < 25) || (s >= 40 && s < 50) ? 320 * MB : 240 * MB;
-            case 2 -> (s / 15) % 2 == 1 ? 320 * MB : 240 * MB;
-            default -> s < 42 ? 100 * MB : 200 * MB;
-          };
-          samples.add(CgroupSample.newBuilder().setNode("node-" + n).setTask("task-" + t).setTsMs(startMs + s * 1000L)
-              .setCpuUsageUsec(usage[n][t]).setMemoryBytes(anonBytes + 64 * MB).setMemoryAnonBytes(anonBytes)
-              .setState(t == 0 && s == 20 ? SampleState.GONE : SampleState.RUNNING).setSeq(s).build());
-        }
-      }
-    }
-    return samples;
-  }
-
-  /**
    * The cluster's CPU, then every task's spec, just before the samples. The cluster is large enough that no pool is
    * capped: a cap travels through pool-partials and back, so when a task takes it up depends on how far ahead its
    * partition ran (docs/pools.md); pool-state itself does not.
    */
   private static void produceConfigs(StreamsAppProcess app, long startMs) {
     produceClusterConfig(app, startMs - 2000, 100.0);
-    List<ProducerRecord<String, TaskSpec>> specs = new ArrayList<>();
-    for (int n = 0; n < NODES; n++) {
-      for (int t = 0; t < TASKS; t++) {
-        boolean learned = t == 0 || t == 3;
-        specs.add(new ProducerRecord<>(app.topics.taskSpecs().name(), null, startMs - 1000, "node-" + n + "/task-" + t,
-            TaskSpec.newBuilder().setNode("node-" + n).setTask("task-" + t).setNcpus(2)
-                .setOperation(learned ? "learn" : "declared").setMemoryNormalBytes(learned ? null : 256 * MB)
-                .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(true).build()).build()));
-      }
-    }
+    List<ProducerRecord<String, TaskSpec>> specs = GatingMinute.specs(NODES).stream().map(spec -> new ProducerRecord<>(
+        app.topics.taskSpecs().name(), null, startMs - 1000, spec.getNode() + "/" + spec.getTask(), spec)).toList();
     app.produce(app.topics.taskSpecs(), specs);
   }
 
@@ -197,7 +154,7 @@ class StreamsChaosTest {
   void killedAtSeededRandomPointsAndRestartedTheAppPublishesExactlyWhatAnUninterruptedOneDoes() throws Exception {
     KafkaEnv kafka = broker.kafka();
     long startMs = (System.currentTimeMillis() - 3 * 60_000) / 1000 * 1000;
-    List<CgroupSample> input = minute(startMs);
+    List<CgroupSample> input = GatingMinute.samples(NODES, startMs);
     StreamsAppProcess reference = new StreamsAppProcess(kafka, "ref", PARTITIONS, true, logs);
     StreamsAppProcess killed = new StreamsAppProcess(kafka, "killed", PARTITIONS, true, logs);
     for (StreamsAppProcess app : List.of(reference, killed)) {

@@ -6,11 +6,10 @@ import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.FreezeDecision;
-import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.PoolState;
-import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.topology.StreamsRunner;
+import io.quotaflow.testharness.GatingMinute;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.KafkaWait;
 import io.quotaflow.testharness.WithKafka;
@@ -20,7 +19,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -37,56 +35,16 @@ import org.junit.jupiter.api.io.TempDir;
 class RestartDeterminismIntegrationTest {
 
   private static final int NODES = 6;
-  private static final int TASKS = 4;
-  private static final int SECONDS = 60;
-  private static final long MB = 1L << 20;
+  private static final int TASKS = GatingMinute.TASKS;
+  private static final int SECONDS = GatingMinute.SECONDS;
 
-  /**
-   * 60 s of samples, ending a few minutes before now, of idle, busy and alternating tasks. Memory: tasks 1 and 2
-   * declare a normal of 256 MB and reach overlapping peaks, so the gate freezes and thaws; task 0 (operation
-   * "learn", no declared normal) finishes at 20 s and teaches its operation a profile of 100 MB, by which task 3
-   * (same operation, started after it) is gated when it peaks while task 1 holds the slot.
-   */
+  /** {@link GatingMinute}'s samples, keyed as the collector keys them. */
   private static List<Map.Entry<String, CgroupSample>> samples(long startMs) {
-    Random random = new Random(7);
-    List<Map.Entry<String, CgroupSample>> samples = new ArrayList<>();
-    long[][] usage = new long[NODES][TASKS];
-    for (int s = 0; s < SECONDS; s++) {
-      for (int n = 0; n < NODES; n++) {
-        for (int t = 0; t < TASKS; t++) {
-          if ((t == 0 && s > 20) || (t == 3 && s <= 20)) {
-            continue;
-          }
-          double cores = t == 0 ? 0.05 : t == 1 ? 1.9 : t == 2 ? ((s / 15) % 2 == 0 ? 0.1 : 1.8) : 0.5;
-          usage[n][t] += Math.round(cores * 1_000_000 * (0.95 + 0.1 * random.nextDouble()));
-          long anonBytes = switch (t) {
-            case 0 -> 100 * MB;
-            case 1 -> (s >= 10 && s < 25) || (s >= 40 && s < 50) ? 320 * MB : 240 * MB;
-            case 2 -> (s / 15) % 2 == 1 ? 320 * MB : 240 * MB;
-            default -> s < 42 ? 100 * MB : 200 * MB;
-          };
-          SampleState state = t == 0 && s == 20 ? SampleState.GONE : SampleState.RUNNING;
-          CgroupSample sample = CgroupSample.newBuilder().setNode("node-" + n).setTask("task-" + t).setTsMs(startMs + s * 1000L)
-              .setCpuUsageUsec(usage[n][t]).setMemoryBytes(anonBytes + 64 * MB).setMemoryAnonBytes(anonBytes)
-              .setState(state).setSeq(s).build();
-          samples.add(Map.entry("node-" + n + "/task-" + t, sample));
-        }
-      }
-    }
-    return samples;
+    return GatingMinute.samples(NODES, startMs).stream().map(s -> Map.entry(s.getNode() + "/" + s.getTask(), s)).toList();
   }
 
   private static List<Map.Entry<String, TaskSpec>> specs() {
-    List<Map.Entry<String, TaskSpec>> specs = new ArrayList<>();
-    for (int n = 0; n < NODES; n++) {
-      for (int t = 0; t < TASKS; t++) {
-        boolean learned = t == 0 || t == 3;
-        specs.add(Map.entry("node-" + n + "/task-" + t, TaskSpec.newBuilder().setNode("node-" + n).setTask("task-" + t).setNcpus(2)
-            .setOperation(learned ? "learn" : "declared").setMemoryNormalBytes(learned ? null : 256 * MB)
-            .setJobCpuMonitor(JobCpuMonitorConfig.newBuilder().setEnableCpuReclaim(true).build()).build()));
-      }
-    }
-    return specs;
+    return GatingMinute.specs(NODES).stream().map(s -> Map.entry(s.getNode() + "/" + s.getTask(), s)).toList();
   }
 
   /** Every task's freeze decisions in order, once at least {@code count} are there. */
