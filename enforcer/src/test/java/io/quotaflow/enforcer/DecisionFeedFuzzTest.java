@@ -6,6 +6,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.PlainFileTree;
 import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.avro.CpuDecision;
@@ -62,13 +63,14 @@ class DecisionFeedFuzzTest {
     Random random = new Random(seed);
     int badCount = BAD_RECORDS * FuzzBudget.scale();
     int goodCount = badCount / 4;
-    V1LikeTree tree = new V1LikeTree(root);
-    tree.group("qf");
-    tree.group("victim");
+    PlainFileTree tree = PlainFileTree.v1(root, "qf");
     for (int i = 0; i < goodCount; i++) {
-      tree.group("qf/good-" + i);
+      tree.v1Task("qf", "good-" + i);
     }
-    tree.symlink("qf/evil", "victim");
+    for (String controller : List.of("cpu", "cpuacct", "memory", "freezer")) {
+      tree.v1Group(controller, "victim");
+      Files.createSymbolicLink(tree.path(controller + "/qf/evil"), tree.path(controller + "/victim"));
+    }
     Map<Path, String> before = snapshot();
 
     PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");

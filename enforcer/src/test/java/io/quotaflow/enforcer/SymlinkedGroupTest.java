@@ -8,6 +8,7 @@ import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.PlainFileTree;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
@@ -36,11 +37,11 @@ class SymlinkedGroupTest {
 
   @Test
   void aSymlinkedGroupIsRejectedAndItsTargetNeverWritten(KafkaEnv env) throws Exception {
-    V1LikeTree tree = new V1LikeTree(root);
-    tree.group("qf");
-    tree.group("victim");
-    tree.group("qf/real");
-    tree.symlink("qf/evil", "victim");
+    PlainFileTree tree = PlainFileTree.v1(root, "qf").v1Task("qf", "real");
+    for (String controller : List.of("cpu", "cpuacct", "memory", "freezer")) {
+      tree.v1Group(controller, "victim");
+      Files.createSymbolicLink(tree.path(controller + "/qf/evil"), tree.path(controller + "/victim"));
+    }
     try (EnforcerFixture kafka = new EnforcerFixture(env)) {
       kafka.start(new CgroupConfig(root, CgroupLayout.V1, CgroupParent.at("/qf")), stateDir.resolve("state.json"));
 
