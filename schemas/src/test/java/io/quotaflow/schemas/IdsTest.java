@@ -3,6 +3,11 @@ package io.quotaflow.schemas;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -22,6 +27,19 @@ class IdsTest {
     assertThatThrownBy(() -> Ids.requireValid("task", id))
         .isInstanceOf(Ids.InvalidIdException.class)
         .hasMessageContaining("invalid task id");
+  }
+
+  /** isValid checks by hand what {@link Ids#PATTERN_TEXT} says: the two must agree on every string. */
+  @Property(tries = 2000)
+  void agreesWithThePatternItDocuments(@ForAll("idLike") String id) {
+    assertThat(Ids.isValid(id)).as("'%s'", id).isEqualTo(Ids.PATTERN.matcher(id).matches());
+  }
+
+  @Provide
+  Arbitrary<String> idLike() {
+    // Mostly id characters, some of what ids may not hold, lengths around the 128 limit.
+    return Arbitraries.strings().withChars("aZ09._:@-/ \u00fc\t").ofMinLength(0).ofMaxLength(130)
+        .edgeCases(e -> e.add("a".repeat(128)).add("a".repeat(129)).add(".").add(""));
   }
 
   @Test
