@@ -11,12 +11,14 @@ import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
+import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -40,12 +42,14 @@ final class GateStores {
   private final TopologyProbe probe;
   final KeyValueStore<String, PeakGateStateRecord> gates;
   private final KeyValueStore<String, GateTaskRecord> gateTasks;
-  final KeyValueStore<String, TaskUsageStatsRecord> usage;
+  private final KeyValueStore<String, TaskUsageStatsRecord> usage;
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
   /** Learned profiles as this partition received them; looked up afresh on every use, never copied into a gate. */
   private final ProfileLookup profiles;
   private final Map<String, NodeGate> loaded = new HashMap<>();
+  /** Usage totals read or written since this object was made, written through like the gates: no decode per sample. */
+  private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -119,6 +123,43 @@ final class GateStores {
       loaded.put(gate.node(), node);
     }
     probe.gateStatus(gate.node(), gate.status());
+  }
+
+  /** The usage totals of task {@code key} ({@code node/task}), or null when it has none. */
+  TaskUsageStats usage(String key) {
+    TaskUsageStats stats = usageLoaded.get(key);
+    if (stats == null) {
+      TaskUsageStatsRecord stored = usage.get(key);
+      if (stored != null) {
+        stats = GateRecords.usage(stored);
+        usageLoaded.put(key, stats);
+      }
+    }
+    return stats;
+  }
+
+  void putUsage(String key, TaskUsageStats stats) {
+    usage.put(key, GateRecords.usage(stats));
+    usageLoaded.put(key, stats);
+  }
+
+  void deleteUsage(String key) {
+    usage.delete(key);
+    usageLoaded.remove(key);
+  }
+
+  /** Keys of the tasks whose usage totals were last seen {@code idleTimeoutMs} or more before {@code nowTsMs}. */
+  List<String> idleUsage(long nowTsMs, long idleTimeoutMs) {
+    List<String> stale = new ArrayList<>();
+    try (KeyValueIterator<String, TaskUsageStatsRecord> all = usage.all()) {
+      while (all.hasNext()) {
+        KeyValue<String, TaskUsageStatsRecord> entry = all.next();
+        if (nowTsMs - entry.value.getLastSeenMs() >= idleTimeoutMs) {
+          stale.add(entry.key);
+        }
+      }
+    }
+    return stale;
   }
 
   void publish(List<GateDecision> decisions, long timestampMs) {

@@ -9,7 +9,6 @@ import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
-import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.MemorySample;
 import io.quotaflow.streams.engine.memory.PeakGate;
@@ -22,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -136,19 +134,18 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
   private void recordUsage(String key, MemorySample memory, String operation, long idleTimeoutMs, long timestampMs) {
-    TaskUsageStatsRecord stored = stores.usage.get(key);
-    UsageRecorder recorder = UsageRecorder.restore(
-        stored == null ? Map.of() : Map.of(memory.task(), GateRecords.usage(stored)));
+    TaskUsageStats stored = stores.usage(key);
+    UsageRecorder recorder = UsageRecorder.restore(stored == null ? Map.of() : Map.of(memory.task(), stored));
     // A run whose GONE never came ended at its idle timeout: it is no part of the run that starts now.
     recorder.expireIdle(memory.tsMs(), idleTimeoutMs);
     Optional<FinishedTaskUsage> finished = recorder.record(memory, operation);
     Map<String, TaskUsageStats> after = recorder.snapshot();
     if (after.isEmpty()) {
       if (stored != null) {
-        stores.usage.delete(key);
+        stores.deleteUsage(key);
       }
     } else {
-      stores.usage.put(key, GateRecords.usage(after.get(memory.task())));
+      stores.putUsage(key, after.get(memory.task()));
     }
     String node = TaskKey.nodeOf(key);
     finished.ifPresent(f -> stores.forwardFinished(f.operation(),
@@ -162,16 +159,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
       return;
     }
     nextUsageSweepTsMs = nowTsMs + Math.max(1_000, idleTimeoutMs / 2);
-    List<String> stale = new ArrayList<>();
-    try (KeyValueIterator<String, TaskUsageStatsRecord> all = stores.usage.all()) {
-      while (all.hasNext()) {
-        KeyValue<String, TaskUsageStatsRecord> entry = all.next();
-        if (nowTsMs - entry.value.getLastSeenMs() >= idleTimeoutMs) {
-          stale.add(entry.key);
-        }
-      }
-    }
-    stale.forEach(stores.usage::delete);
+    stores.idleUsage(nowTsMs, idleTimeoutMs).forEach(stores::deleteUsage);
   }
 
   /**
