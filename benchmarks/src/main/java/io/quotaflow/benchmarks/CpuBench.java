@@ -80,7 +80,7 @@ public final class CpuBench implements Callable<Integer> {
       description = "Runs, in order: throughput (commit.interval.ms 1000), latency (100) (default: ${DEFAULT-VALUE}).")
   List<String> runs;
 
-  @Option(names = "--latency-rate", paramLabel = "SAMPLES_PER_S", defaultValue = "5000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--latency-rate", paramLabel = "SAMPLES_PER_S", defaultValue = "20000", description = "Samples/s offered in the latency run (default: ${DEFAULT-VALUE}).")
   double latencyRate;
 
   @Option(names = "--backlog", paramLabel = "SAMPLES", defaultValue = "50000",
@@ -110,6 +110,14 @@ public final class CpuBench implements Callable<Integer> {
       description = "Samples a task stays busy, then idle (default: ${DEFAULT-VALUE}).")
   int phaseSamples;
 
+  @Option(names = "--scale", paramLabel = "TASKS[,TASKS...]", split = ",",
+      description = "Instead of --runs: a throughput run at each task count (--tasks-per-node tasks per node), then one table of throughput, CPU and heap against tasks.")
+  List<Integer> scale = new ArrayList<>();
+
+  @Option(names = "--out-dir", paramLabel = "DIR",
+      description = "With --scale: also write cpu-scale.csv here.")
+  Path outDir;
+
   @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -128,10 +136,20 @@ public final class CpuBench implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(),
           String.format(Locale.ROOT, "--nodes × --tasks-per-node is at most %,d tasks", MAX_TASKS));
     }
+    for (int tasks : scale) {
+      if (tasks < tasksPerNode || tasks % tasksPerNode != 0 || tasks > MAX_TASKS) {
+        throw new CommandLine.ParameterException(spec.commandLine(), String.format(Locale.ROOT,
+            "--scale: %,d tasks is not a whole number of nodes of %d tasks (--tasks-per-node), up to %,d tasks",
+            tasks, tasksPerNode, MAX_TASKS));
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
-    out.printf(Locale.ROOT, "quotaflow bench cpu: %d nodes × %d tasks = %d tasks, %d partitions, %d stream thread(s), "
+    String workload = scale.isEmpty()
+        ? String.format(Locale.ROOT, "%d nodes × %d tasks = %d tasks", nodes, tasksPerNode, nodes * tasksPerNode)
+        : String.format(Locale.ROOT, "throughput at %s tasks (%d per node)", scale, tasksPerNode);
+    out.printf(Locale.ROOT, "quotaflow bench cpu: %s, %d partitions, %d stream thread(s), "
             + "exactly_once_v2; warm-up %s, window %s; raw baseline window %s; %d cores, max heap %d MiB%s.%n",
-        nodes, tasksPerNode, nodes * tasksPerNode, partitions, threads, Durations.format(warmupTime),
+        workload, partitions, threads, Durations.format(warmupTime),
         Durations.format(windowTime), Durations.format(baselineTime), Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20, streamsConfig.isEmpty() ? "" : "; app settings " + new TreeMap<>(streamsConfig));
     out.flush();
@@ -142,12 +160,27 @@ public final class CpuBench implements Callable<Integer> {
       out.println("Broker " + pair.bootstrapServers() + ", registry " + pair.registryUrl());
       out.flush();
       try (Admin admin = Admin.create(new HashMap<>(client))) {
-        for (CpuRun run : plan) {
-          figures.add(new Measurement(run, client, registry, out, admin).run());
+        if (scale.isEmpty()) {
+          for (CpuRun run : plan) {
+            figures.add(new Measurement(run, nodes, "", client, registry, out, admin).run());
+          }
+        } else {
+          for (int tasks : scale) {
+            figures.add(new Measurement(CpuRun.THROUGHPUT, tasks / tasksPerNode, "-" + tasks, client, registry, out, admin).run());
+          }
         }
       }
     }
     CpuReport.print(out, figures);
+    if (!scale.isEmpty()) {
+      CpuScale.print(out, figures);
+      if (outDir != null) {
+        for (Path written : CpuScale.write(outDir, figures)) {
+          out.println("Wrote " + written.toAbsolutePath());
+        }
+      }
+      out.flush();
+    }
     return 0;
   }
 
@@ -162,6 +195,7 @@ public final class CpuBench implements Callable<Integer> {
   /** One run: its raw baseline, then the app, each on topics of their own. */
   private final class Measurement {
     private final CpuRun run;
+    private final int runNodes;
     private final Map<String, Object> client;
     private final SchemaRegistryClient registry;
     private final PrintWriter out;
@@ -169,19 +203,23 @@ public final class CpuBench implements Callable<Integer> {
     private final Topics topics;
     private final String applicationId;
 
-    Measurement(CpuRun run, Map<String, Object> client, SchemaRegistryClient registry, PrintWriter out, Admin admin) {
+    Measurement(CpuRun run, int runNodes, String labelSuffix, Map<String, Object> client, SchemaRegistryClient registry,
+        PrintWriter out, Admin admin) {
       this.run = run;
+      this.runNodes = runNodes;
       this.client = client;
       this.registry = registry;
       this.out = out;
       this.admin = admin;
-      String prefix = "bench-" + run.label() + ".";
+      String prefix = "bench-" + run.label() + labelSuffix + ".";
       this.topics = Topics.create(new Topics.Settings(prefix, partitions, true), registry);
       this.applicationId = prefix + "streams";
     }
 
     CpuFigures run() throws Exception {
       Window baseline = baseline();
+      // Made before the heap is measured: the feed's per-task arrays are the bench's, not the app's.
+      CpuWorkload workload = new CpuWorkload(runNodes, tasksPerNode, phaseSamples, seed);
       long heapBefore = usedHeapAfterGc();
       Path stateDir = Directories.temporary("quotaflow-bench-cpu-");
       SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -192,7 +230,6 @@ public final class CpuBench implements Callable<Integer> {
       streams.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
       streams.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), run.producerLingerMs);
       streams.putAll(streamsConfig);
-      CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, seed);
       Window app;
       long heapDuring;
       try (StreamsRunner runner = StreamsRunner.start(
@@ -207,8 +244,9 @@ public final class CpuBench implements Callable<Integer> {
             SampleFeed feed = new SampleFeed(client, workload, topics.samples().name(), partitions,
                 topics.samples().valueSerde().serializer(), allowance(() -> (long) taken.count())).start()) {
           app = measure(feed, decisions, this::committedSamples, warmupTime, windowTime);
-          heapDuring = usedHeapAfterGc();
         }
+        // The app still runs, with all its tasks' state; the feed and the reader (and their buffers) are closed.
+        heapDuring = usedHeapAfterGc();
         if (!runner.health().live()) {
           throw new IllegalStateException("the streams app stopped during the run (" + runner.state() + "): its figures mean nothing");
         }
@@ -217,10 +255,11 @@ public final class CpuBench implements Callable<Integer> {
       }
       double stateBytes = stateBytesPerTask();
       long dlq = endOffsetSum(topics.dlq().name());
-      return new CpuFigures(run, run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
+      return new CpuFigures(run, workload.size(), run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
           app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
           app.latency(), baseline.takenPerSecond(), baseline.latency(),
-          (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures());
+          (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures(),
+          app.streamCpuMicrosPerSample());
     }
 
     /** The same records, the same feed rule, through a plain producer to a read_committed consumer. */
@@ -228,7 +267,7 @@ public final class CpuBench implements Callable<Integer> {
       String topic = topics.settings().prefix() + "baseline";
       admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())
           .configs(topics.samples().configs()))).all().get();
-      CpuWorkload workload = new CpuWorkload(nodes, tasksPerNode, phaseSamples, seed);
+      CpuWorkload workload = new CpuWorkload(runNodes, tasksPerNode, phaseSamples, seed);
       progress("raw baseline: warming up for %s", Durations.format(baselineTime.dividedBy(4)));
       Window window;
       try (RecordWatch reader = new RecordWatch(client, topic, partitions).start()) {
@@ -254,12 +293,14 @@ public final class CpuBench implements Callable<Integer> {
       Thread.sleep(warmup.toMillis()); // a benchmark, not a test: the JIT and the caches need the time
       long startNanos = System.nanoTime();
       long takenAtStart = taken.getAsLong();
+      long streamCpuAtStart = StreamThreadsCpu.nanos();
       long sentAtStart = feed.sent();
       long receivedAtStart = reader.received();
       reader.openWindow(System.currentTimeMillis());
       progress("measuring for %s", Durations.format(window));
       Thread.sleep(window.toMillis());
       long takenAtEnd = taken.getAsLong();
+      long streamCpuNanos = StreamThreadsCpu.nanos() - streamCpuAtStart;
       long sentAtEnd = feed.sent();
       long receivedAtEnd = reader.received();
       double seconds = (System.nanoTime() - startNanos) / 1e9;
@@ -268,8 +309,10 @@ public final class CpuBench implements Callable<Integer> {
       Thread.sleep(3 * run.commitIntervalMs + 2_000);
       Latencies.Summary latency = reader.stop();
       Window measured = new Window((takenAtEnd - takenAtStart) / seconds, (sentAtEnd - sentAtStart) / seconds,
-          (receivedAtEnd - receivedAtStart) / seconds, sentAtEnd - takenAtEnd, latency, feed.failures());
-      progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms", measured.takenPerSecond(), measured.sentPerSecond(), latency.p99Ms());
+          (receivedAtEnd - receivedAtStart) / seconds, sentAtEnd - takenAtEnd, latency, feed.failures(),
+          takenAtEnd > takenAtStart ? streamCpuNanos / 1e3 / (takenAtEnd - takenAtStart) : Double.NaN);
+      progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms, stream threads %.1f µs CPU/sample", measured.takenPerSecond(),
+          measured.sentPerSecond(), latency.p99Ms(), measured.streamCpuMicrosPerSample());
       return measured;
     }
 
@@ -366,5 +409,5 @@ public final class CpuBench implements Callable<Integer> {
 
   /** One measured window: rates per second; backlog is sent minus taken at its end. */
   private record Window(double takenPerSecond, double sentPerSecond, double receivedPerSecond,
-      long backlogAtEnd, Latencies.Summary latency, long sendFailures) {}
+      long backlogAtEnd, Latencies.Summary latency, long sendFailures, double streamCpuMicrosPerSample) {}
 }

@@ -10,9 +10,11 @@ package io.quotaflow.benchmarks;
  * @param heapBytesPerTask heap used after GC with the app running, minus before it started, per task: an upper
  *     bound, since it includes the app's record cache and client buffers
  * @param stateBytesPerTask key and value bytes of a task's latest entry in the task-state changelog
+ * @param streamCpuMicrosPerSample CPU time of the app's stream threads in the window over the samples it took
  */
 record CpuFigures(
     CpuRun run,
+    int tasks,
     String offered,
     double appSamplesPerSecond,
     double decisionsPerSecond,
@@ -23,7 +25,12 @@ record CpuFigures(
     double heapBytesPerTask,
     double stateBytesPerTask,
     long dlqRecords,
-    long sendFailures) {
+    long sendFailures,
+    double streamCpuMicrosPerSample) {
+
+  double heapMibTotal() {
+    return heapBytesPerTask * tasks / (1 << 20);
+  }
 
   double ratioToBaseline() {
     return baselineSamplesPerSecond > 0 ? appSamplesPerSecond / baselineSamplesPerSecond : Double.NaN;

@@ -1,0 +1,68 @@
+package io.quotaflow.benchmarks;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code quotaflow bench cpu --scale}: the throughput runs at growing task counts side by side, each
+ * against the first (smallest), with issue 20's targets: the largest within 25 % of the smallest's
+ * throughput, at most 2 KiB of heap per task.
+ */
+final class CpuScale {
+
+  static final double MAX_FALL = 0.25;
+  static final double MAX_HEAP_BYTES_PER_TASK = 2048;
+
+  private CpuScale() {}
+
+  static void print(PrintWriter out, List<CpuFigures> runs) {
+    out.println();
+    out.println("| tasks | app samples/s | of the first | raw baseline samples/s | ratio | stream CPU µs/sample"
+        + " | heap B/task | heap MiB | state B/task |");
+    out.println("|---|---|---|---|---|---|---|---|---|");
+    double first = runs.get(0).appSamplesPerSecond();
+    for (CpuFigures f : runs) {
+      out.printf(Locale.ROOT, "| %,d | %,.0f | %.2f | %,.0f | %.3f | %.1f | %,.0f | %,.0f | %,.0f |%n",
+          f.tasks(), f.appSamplesPerSecond(), f.appSamplesPerSecond() / first, f.baselineSamplesPerSecond(),
+          f.ratioToBaseline(), f.streamCpuMicrosPerSample(), f.heapBytesPerTask(), f.heapMibTotal(), f.stateBytesPerTask());
+    }
+    out.println();
+    out.println(verdict(runs));
+    out.flush();
+  }
+
+  static String verdict(List<CpuFigures> runs) {
+    CpuFigures first = runs.get(0);
+    CpuFigures last = runs.get(runs.size() - 1);
+    double ofFirst = last.appSamplesPerSecond() / first.appSamplesPerSecond();
+    return String.format(Locale.ROOT,
+        "Scale: %,d tasks at %,.0f samples/s, %.0f %% of %,d tasks' %,.0f (target ≥ %.0f %%: %s); heap %,.0f B/task (target ≤ %,.0f: %s).",
+        last.tasks(), last.appSamplesPerSecond(), 100 * ofFirst, first.tasks(), first.appSamplesPerSecond(),
+        100 * (1 - MAX_FALL), met(ofFirst >= 1 - MAX_FALL), last.heapBytesPerTask(), MAX_HEAP_BYTES_PER_TASK,
+        met(last.heapBytesPerTask() <= MAX_HEAP_BYTES_PER_TASK));
+  }
+
+  /** cpu-scale.csv: one row per task count. */
+  static List<Path> write(Path dir, List<CpuFigures> runs) throws IOException {
+    Files.createDirectories(dir);
+    List<String> lines = new ArrayList<>();
+    lines.add("tasks,app_samples_per_s,raw_baseline_samples_per_s,stream_cpu_us_per_sample,heap_bytes_per_task,state_bytes_per_task");
+    for (CpuFigures f : runs) {
+      lines.add(String.format(Locale.ROOT, "%d,%.0f,%.0f,%.2f,%.0f,%.0f", f.tasks(), f.appSamplesPerSecond(),
+          f.baselineSamplesPerSecond(), f.streamCpuMicrosPerSample(), f.heapBytesPerTask(), f.stateBytesPerTask()));
+    }
+    Path csv = dir.resolve("cpu-scale.csv");
+    Files.write(csv, lines, StandardCharsets.UTF_8);
+    return List.of(csv);
+  }
+
+  private static String met(boolean met) {
+    return met ? "met" : "MISSED";
+  }
+}
