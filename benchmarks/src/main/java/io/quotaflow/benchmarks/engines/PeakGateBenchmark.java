@@ -21,7 +21,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * The memory peak gate of one node, the calls PeakGateProcessor makes for every sample:
  * {@code new MemorySample(...)}, {@link PeakGate#onSample} and {@link PeakGate#drainChanges} (what
- * the processor writes back to its store). 50 non-interactive tasks on a 256 GiB node, each with a
+ * the processor writes back to its store). 50 non-interactive tasks on a 192 GiB node, each with a
  * declared normal of 2-4 GiB and a peak of 3x its normal, sampled round-robin once a second. Each
  * task's usage cycles every 600 samples: baseline with noise, then a 70-sample peak (ramp, hold,
  * ramp) starting at its own offset, so peaks overlap and the gate freezes, queues and thaws. COUNT
@@ -34,6 +34,8 @@ public class PeakGateBenchmark {
 
   static final int TASKS = 50;
   private static final long GIB = 1L << 30;
+  /** Baselines sum to about 150 GiB and about six tasks peak at once: BUDGET queues too. */
+  private static final long NODE_MEMORY_BYTES = 192 * GIB;
   private static final long SAMPLE_PERIOD_MS = 1_000;
   private static final long START_TS_MS = 1_700_000_000_000L;
   private static final int CYCLE_SAMPLES = 600;
@@ -53,7 +55,7 @@ public class PeakGateBenchmark {
   @Setup
   public void setUp() {
     SplittableRandom random = new SplittableRandom(20);
-    PeakGateConfig config = PeakGateConfig.defaults(256 * GIB).withMode(mode).withMaxConcurrentPeaks(2)
+    PeakGateConfig config = PeakGateConfig.defaults(NODE_MEMORY_BYTES).withMode(mode).withMaxConcurrentPeaks(2)
         .withHeadroomBytes(16 * GIB);
     gate = new PeakGate("node-1", config, ProfileLookup.NONE);
     taskIds = new String[TASKS];
