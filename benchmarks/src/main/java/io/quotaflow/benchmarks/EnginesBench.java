@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -77,7 +76,7 @@ public final class EnginesBench implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Override
-  public Integer call() throws RunnerException {
+  public Integer call() {
     if (forks < 0 || warmupIterations < 0 || measurementIterations < 1 || warmupTimeMs < 1 || measurementTimeMs < 1) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--forks and --warmup-iterations must be at least 0, "
           + "--measurement-iterations, --warmup-time-ms and --measurement-time-ms at least 1");
@@ -112,6 +111,10 @@ public final class EnginesBench implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--include " + include
           + " matches no benchmark (they are CpuMonitorBenchmark.step, CgroupCpuBenchmark.computeDefaults, "
           + "CgroupCpuBenchmark.computeWithQuota, PeakGateBenchmark.onSample, IntegralPoolsBenchmark.update)");
+    } catch (RunnerException e) {
+      // E.g. another JMH run holds its lock file: two runs at once would distort each other's figures.
+      spec.commandLine().getErr().println("quotaflow bench engines: " + e.getMessage().strip());
+      return 1;
     }
     printTable(out, rows(results));
     out.flush();
@@ -132,7 +135,7 @@ public final class EnginesBench implements Callable<Integer> {
       Result<?> primary = run.getPrimaryResult();
       double ops = primary.getScore();
       double error = primary.getScoreError(); // NaN from a single iteration
-      double bytesPerOp = allocatedBytesPerOp(run.getSecondaryResults());
+      double bytesPerOp = allocatedBytesPerOp(run);
       rows.add(switch (name) {
         case "CpuMonitorBenchmark.step" -> new Row("JobCpuMonitor.step", "5,000 tasks", "samples", ops, error,
             bytesPerOp, String.format(Locale.ROOT, "goal >= %,.0f/s: %s", CPU_MONITOR_GOAL_PER_S,
@@ -155,8 +158,9 @@ public final class EnginesBench implements Callable<Integer> {
   }
 
   /** JMH's gc.alloc.rate.norm; older JMH versions prefix secondary results with a middle dot. */
-  private static double allocatedBytesPerOp(Map<String, Result> secondary) {
-    for (Map.Entry<String, Result> e : secondary.entrySet()) {
+  @SuppressWarnings("rawtypes") // JMH declares the map with a raw Result
+  private static double allocatedBytesPerOp(RunResult run) {
+    for (var e : run.getSecondaryResults().entrySet()) {
       if (e.getKey().endsWith("gc.alloc.rate.norm")) {
         return e.getValue().getScore();
       }
