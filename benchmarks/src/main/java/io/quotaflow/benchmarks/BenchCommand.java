@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         CpuBench.class,
         CgroupsBench.class,
         SoakBench.class,
+        EnginesBench.class,
     })
 public final class BenchCommand implements Runnable {
 

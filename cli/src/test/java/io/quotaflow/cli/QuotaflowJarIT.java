@@ -44,6 +44,10 @@ class QuotaflowJarIT {
         "io/quotaflow/cli/QuotaflowCli.class",
         "io/quotaflow/benchmarks/BenchCommand.class",
         "io/quotaflow/embedded/EmbeddedPair.class");
+    // bench engines: JMH finds its benchmarks through this list, which the shade plugin must keep.
+    assertThat(entries).contains(
+        "META-INF/BenchmarkList",
+        "io/quotaflow/benchmarks/engines/jmh_generated/CpuMonitorBenchmark_step_jmhTest.class");
   }
 
   @Test
