@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code quotaflow bench cpu} end to end, small: its own embedded broker, both runs, seconds not minutes. */
@@ -33,12 +36,34 @@ class CpuBenchTest {
       assertThat(cells.get(16)).as("%s DLQ records", run).isEqualTo("0");
       assertThat(cells.get(17)).as("%s send failures", run).isEqualTo("0");
     }
-    assertThat(out.toString()).contains("Throughput: ").contains("Latency: p99 ")
+    assertThat(out.toString()).contains("Throughput: ").contains("Latency: p50 ")
         .contains("app settings {statestore.cache.max.bytes=1048576}");
   }
 
   @Test
+  void aScaleRunMeasuresThroughputAndHeapAtEachTaskCountAndWritesTheCsv(@TempDir Path dir) throws Exception {
+    StringWriter out = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchCommand());
+    cli.setOut(new PrintWriter(out));
+
+    int exit = cli.execute("cpu", "--scale", "8,16", "--tasks-per-node", "4", "--partitions", "2",
+        "--backlog", "1000", "--warmup", "2s", "--window", "2s", "--baseline-window", "1s", "--out-dir", dir.toString());
+
+    assertThat(exit).as(out.toString()).isZero();
+    assertThat(out.toString()).contains("throughput at [8, 16] tasks (4 per node)").contains("Scale: 16 tasks at ");
+    List<String> eight = row(out.toString(), "8");
+    assertThat(number(eight.get(1))).as("app samples/s at 8 tasks").isPositive();
+    assertThat(eight.get(2)).as("the first is its own reference").isEqualTo("1.00");
+    assertThat(number(eight.get(5))).as("stream CPU µs/sample").isPositive();
+    assertThat(row(out.toString(), "16")).hasSize(9);
+    assertThat(Files.readAllLines(dir.resolve("cpu-scale.csv"))).hasSize(3)
+        .first().asString().startsWith("tasks,app_samples_per_s,");
+  }
+
+  @Test
   void badOptionsAreRefusedWithWhatIsWrongBeforeAnythingStarts() {
+    assertThat(refusal("--scale", "5000,1234")).contains("--scale: 1,234 tasks is not a whole number of nodes of 50 tasks");
+    assertThat(refusal("--scale", "lots")).contains("--scale").contains("lots");
     assertThat(refusal("--runs", "throughput,fast")).contains("--runs: unknown run 'fast'");
     assertThat(refusal("--latency-rate", "0")).contains("must be positive");
     assertThat(refusal("--window", "0s")).contains("--window").contains("must be positive, was 0s");
