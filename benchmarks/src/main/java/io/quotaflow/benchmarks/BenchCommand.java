@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
         CpuBench.class,
         CgroupsBench.class,
         SoakBench.class,
+        EnforcerBench.class,
     })
 public final class BenchCommand implements Runnable {
 
