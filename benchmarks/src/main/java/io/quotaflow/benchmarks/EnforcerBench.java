@@ -248,6 +248,7 @@ public final class EnforcerBench implements Callable<Integer> {
     /** CPU decisions at a fixed rate: the latency of each, from its record to the enforcer's result. */
     void latency() throws Exception {
       Timings before = timings(EnforcementKind.CPU);
+      long startMs = System.currentTimeMillis();
       Span span = decisions.cpuPaced(latencyDecisions, rate);
       List<ResultWatch.Answer> answers = results.await(cpuTopic, span, patience(latencyDecisions));
       Timings after = timings(EnforcementKind.CPU);
@@ -262,9 +263,10 @@ public final class EnforcerBench implements Callable<Integer> {
           sumMs += latencyMs;
         }
       }
-      out.printf(Locale.ROOT, "Latency: %,d CPU decisions at %,.0f/s, %,d of %,d applied; load average %s."
-          + " From the decision's record timestamp (set by the bench as it sends) to the result's ts_ms (the enforcer's"
-          + " clock after the write and read-back):%n", span.size(), rate, applied, span.size(), loadAverages());
+      out.printf(Locale.ROOT, "Latency: %,d CPU decisions at %,.0f/s, %,d of %,d applied (%s/s from the first send to the"
+          + " last result); load average %s. From the decision's record timestamp (set by the bench as it sends) to the"
+          + " result's ts_ms (the enforcer's clock after the write and read-back):%n", span.size(), rate, applied, span.size(),
+          perSecond(applied, lastTs(answers) - startMs), loadAverages());
       printHistogram(latencies);
       printCrossCheck(EnforcementKind.CPU, before, after, applied, meanMs(sumMs, applied));
     }
@@ -272,6 +274,7 @@ public final class EnforcerBench implements Callable<Integer> {
     /** FREEZE, THAW of the same group, next group, …, at a fixed rate: latency until the kernel reported the state. */
     void freeze() throws Exception {
       Timings before = timings(EnforcementKind.FREEZE);
+      long startMs = System.currentTimeMillis();
       Span span = decisions.freezePaced(freezeDecisions, rate, FREEZE_LEASE_MS);
       List<ResultWatch.Answer> answers = results.await(freezeTopic, span, patience(freezeDecisions));
       Timings after = timings(EnforcementKind.FREEZE);
@@ -289,9 +292,9 @@ public final class EnforcerBench implements Callable<Integer> {
         }
       }
       out.printf(Locale.ROOT, "Freeze: %,d FREEZE and THAW decisions at %,.0f/s (each group frozen, then thawed), %,d of %,d"
-              + " applied; load average %s. From the record timestamp to the result's ts_ms (after the kernel reported"
-              + " FROZEN or THAWED; each also saves a lease to the state file):%n", span.size(), rate, applied, span.size(),
-          loadAverages());
+              + " applied (%s/s from the first send to the last result); load average %s. From the record timestamp to the"
+              + " result's ts_ms (after the kernel reported FROZEN or THAWED; each also saves a lease to the state file):%n",
+          span.size(), rate, applied, span.size(), perSecond(applied, lastTs(answers) - startMs), loadAverages());
       printHistogram(both);
       byAction.forEach((action, latencies) -> out.printf(Locale.ROOT, "  %s: %s%n", action, percentiles(latencies.summary())));
       printCrossCheck(EnforcementKind.FREEZE, before, after, applied, meanMs(sumMs, applied));
