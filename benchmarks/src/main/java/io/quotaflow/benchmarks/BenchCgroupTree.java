@@ -3,6 +3,7 @@ package io.quotaflow.benchmarks;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.Cgroups;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -25,5 +26,17 @@ final class BenchCgroupTree {
   /** The tree's configuration with {@code parentName} under this process's own groups; a bad layout is an IllegalArgumentException. */
   CgroupConfig config(String parentName) throws IOException {
     return new CgroupConfig(cgroupRoot, CgroupLayout.parse(layout), CgroupParent.underOwnGroup(parentName));
+  }
+
+  /**
+   * As {@link #config}, but where CPU settings can be written: on a hybrid host whose v2 tree has no
+   * cpu controller, {@code auto} means the v1 tree. Opens the tree to find out; creates nothing.
+   */
+  CgroupConfig cpuConfig(String parentName) throws IOException {
+    CgroupConfig config = config(parentName);
+    if (config.layout() == CgroupLayout.AUTO && !Cgroups.open(config).cpuSettingsSupported()) {
+      return new CgroupConfig(config.root(), CgroupLayout.V1, config.parent());
+    }
+    return config;
   }
 }

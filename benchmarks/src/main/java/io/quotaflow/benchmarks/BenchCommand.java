@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         CgroupsBench.class,
         SoakBench.class,
         EnginesBench.class,
+        EnforcerBench.class,
     })
 public final class BenchCommand implements Runnable {
 

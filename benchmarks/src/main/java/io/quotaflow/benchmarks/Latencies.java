@@ -25,6 +25,22 @@ final class Latencies {
     return new Summary(count, rank(sorted, 0.50), rank(sorted, 0.99), rank(sorted, 0.999), sorted[count - 1]);
   }
 
+  /**
+   * How many values fall in each bucket: bucket i counts values at most {@code upperBoundsMs[i]} and
+   * above the bound before it; the one extra bucket at the end counts the values above the last bound.
+   */
+  long[] histogram(long[] upperBoundsMs) {
+    long[] counts = new long[upperBoundsMs.length + 1];
+    for (int i = 0; i < count; i++) {
+      int bucket = 0;
+      while (bucket < upperBoundsMs.length && valuesMs[i] > upperBoundsMs[bucket]) {
+        bucket++;
+      }
+      counts[bucket]++;
+    }
+    return counts;
+  }
+
   private static long rank(long[] sorted, double quantile) {
     int index = (int) Math.ceil(quantile * sorted.length) - 1;
     return sorted[Math.max(0, index)];

@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupException;
-import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.collector.Collector;
@@ -464,13 +463,8 @@ public final class SoakBench implements Callable<Integer> {
       CgroupConfig config;
       Cgroups cgroups;
       try {
-        config = tree.config(parentName);
+        config = tree.cpuConfig(parentName);
         cgroups = Cgroups.open(config);
-        if (config.layout() == CgroupLayout.AUTO && !cgroups.cpuSettingsSupported()) {
-          // A hybrid host whose v2 tree has no cpu controller: the v1 tree is where CPU settings work.
-          config = new CgroupConfig(config.root(), CgroupLayout.V1, config.parent());
-          cgroups = Cgroups.open(config);
-        }
         if (!cgroups.cpuSettingsSupported()) {
           throw new CgroupException("no cpu controller for our groups on " + cgroups.describe());
         }

@@ -27,4 +27,15 @@ class LatenciesTest {
     assertThat(one.summary()).isEqualTo(new Latencies.Summary(1, 42, 42, 42, 42));
     assertThat(new Latencies().summary()).isEqualTo(new Latencies.Summary(0, -1, -1, -1, -1));
   }
+
+  @Test
+  void histogramCountsEachValueOnceInTheFirstBucketThatHoldsIt() {
+    Latencies latencies = new Latencies();
+    for (long ms : new long[] {0, 1, 2, 3, 5, 6, 10, 11, 500}) {
+      latencies.record(ms);
+    }
+    // buckets: <= 1, (1, 5], (5, 10], above 10
+    assertThat(latencies.histogram(new long[] {1, 5, 10})).containsExactly(2, 3, 2, 2);
+    assertThat(new Latencies().histogram(new long[] {1})).containsExactly(0, 0);
+  }
 }

@@ -33,12 +33,12 @@ class BenchCommandTest {
     assertThat(out.toString()).startsWith("Usage: quotaflow bench [-hV] [COMMAND]")
         .contains("Run a benchmark and print its figures (see docs/benchmarks.md).");
     assertThat(out.toString().lines().filter(l -> l.matches("^  [a-z]+ .*")).map(l -> l.trim().split("\\s+")[0]))
-        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "soak", "engines", "replay");
+        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "soak", "engines", "enforcer", "replay");
   }
 
   @Test
   void eachBenchmarksUsageIsNamedUnderQuotaflowBench() {
-    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups", "engines", "replay"}) {
+    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups", "engines", "enforcer", "replay"}) {
       assertThat(quotaflow("bench", benchmark, "--help")).as(benchmark).isZero();
       assertThat(out.toString()).as(benchmark).startsWith("Usage: quotaflow bench " + benchmark + " ");
     }

@@ -166,6 +166,15 @@ final class EnforcerMetrics implements AutoCloseable {
     taskLimits.show(limits);
   }
 
+  /** A task's latest CPU decision (its limits), or its withdrawal ({@code limits} null). */
+  void taskLimits(TaskId task, CpuLimits limits) {
+    if (limits == null) {
+      taskLimits.remove(task);
+    } else {
+      taskLimits.show(task, limits);
+    }
+  }
+
   /** Removes the gauges, so an enforcer started again on the same registry (a restart in one process) registers its own. */
   @Override
   public void close() {

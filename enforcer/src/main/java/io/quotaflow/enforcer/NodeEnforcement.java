@@ -262,6 +262,7 @@ final class NodeEnforcement {
   private void onCpu(TaskId task, DecisionRef ref, CpuDecision decision, boolean atStart) {
     if (decision == null) {
       book.withdrawCpu(task);
+      metrics.taskLimits(task, null);
       metrics.skipped("withdrawn");
       cpu.withdrawn(task);
       return;
@@ -274,6 +275,7 @@ final class NodeEnforcement {
       return;
     }
     book.put(intent);
+    metrics.taskLimits(task, intent.limits());
     cpu.act(intent, mode, whyNothingWritten(), !atStart);
   }
 
@@ -299,6 +301,5 @@ final class NodeEnforcement {
   private void updateViews() {
     taskCount = book.taskCount();
     frozenCount = ledger.leases().all().size();
-    metrics.taskLimits(book.cpuLimits());
   }
 }

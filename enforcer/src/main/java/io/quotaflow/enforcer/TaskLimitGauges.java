@@ -7,6 +7,7 @@ import io.quotaflow.cgroups.TaskId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code quotaflow_enforcer_task_limit_cpu{task, limit="soft|effective"}}: one series per limit of
@@ -18,8 +19,13 @@ final class TaskLimitGauges implements AutoCloseable {
   static final String METER = "quotaflow.enforcer.task.limit.cpu";
 
   private final MultiGauge gauge;
-  /** Replaced whole by the enforcer's thread, read by the scrape's: the rows look their value up here. */
-  private volatile Map<TaskId, CpuLimits> shown = Map.of();
+  /**
+   * Written by the enforcer's thread one task at a time, read by the scrape's: the rows look their
+   * value up here. Per decision the work is one entry, not the node's whole map: copying and
+   * comparing every task's limits on every record cost the enforcer most of its CPU time at 500
+   * tasks (docs/benchmarks.md, "Enforcer apply rate").
+   */
+  private final Map<TaskId, CpuLimits> shown = new ConcurrentHashMap<>();
 
   TaskLimitGauges(MeterRegistry registry) {
     gauge = MultiGauge.builder(METER)
@@ -29,16 +35,32 @@ final class TaskLimitGauges implements AutoCloseable {
 
   /** Shows exactly these tasks: series of tasks not in {@code limits} are removed. */
   void show(Map<TaskId, CpuLimits> limits) {
-    if (limits.equals(shown)) {
-      return; // most records change a value, not the set of tasks; the rows read the new map anyway
-    }
     boolean sameTasks = limits.keySet().equals(shown.keySet());
-    shown = Map.copyOf(limits);
-    if (sameTasks) {
-      return;
+    shown.keySet().retainAll(limits.keySet());
+    shown.putAll(limits);
+    if (!sameTasks) {
+      registerRows();
     }
+  }
+
+  /** A task's latest CPU decision: its value changes in place; only a new task registers rows. */
+  void show(TaskId task, CpuLimits limits) {
+    if (shown.put(task, limits) == null) {
+      registerRows();
+    }
+  }
+
+  /** A task's CPU decision was withdrawn: its series go. */
+  void remove(TaskId task) {
+    if (shown.remove(task) != null) {
+      registerRows();
+    }
+  }
+
+  /** One row per limit of each task shown; rows of tasks no longer shown are removed. */
+  private void registerRows() {
     List<MultiGauge.Row<?>> rows = new ArrayList<>();
-    for (TaskId task : limits.keySet()) {
+    for (TaskId task : shown.keySet()) {
       rows.add(MultiGauge.Row.of(Tags.of("task", task.value(), "limit", "soft"), this, g -> g.value(task, true)));
       rows.add(MultiGauge.Row.of(Tags.of("task", task.value(), "limit", "effective"), this, g -> g.value(task, false)));
     }
@@ -55,7 +77,7 @@ final class TaskLimitGauges implements AutoCloseable {
 
   @Override
   public void close() {
-    shown = Map.of();
+    shown.clear();
     gauge.register(List.of(), false);
   }
 }

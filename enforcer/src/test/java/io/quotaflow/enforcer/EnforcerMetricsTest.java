@@ -52,6 +52,28 @@ class EnforcerMetricsTest {
   }
 
   @Test
+  void oneTaskAtATimeTheSeriesFollowEachDecisionAndItsWithdrawal() {
+    PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
+    EnforcerMetrics metrics = new EnforcerMetrics(registry);
+    TaskId a = TaskId.of("job-a");
+    TaskId b = TaskId.of("job-b");
+    metrics.taskLimits(a, new CpuLimits(2.5, 1.25));
+    metrics.taskLimits(b, new CpuLimits(1, 1));
+    metrics.taskLimits(a, new CpuLimits(3, 0.5));
+    assertThat(registry.get(TaskLimitGauges.METER).tag("task", "job-a").tag("limit", "effective").gauge().value())
+        .as("the latest decision's value, same series").isEqualTo(0.5);
+    assertThat(registry.find(TaskLimitGauges.METER).tag("task", "job-a").gauges()).hasSize(2);
+
+    metrics.taskLimits(b, null);
+    assertThat(registry.find(TaskLimitGauges.METER).tag("task", "job-b").gauges()).as("job-b withdrawn").isEmpty();
+    assertThat(registry.scrape())
+        .contains("quotaflow_enforcer_task_limit_cpu{component=\"enforcer\",limit=\"soft\",task=\"job-a\"} 3.0");
+
+    metrics.close();
+    assertThat(registry.find(TaskLimitGauges.METER).gauges()).isEmpty();
+  }
+
+  @Test
   void theModeInForceIsTheOneLabelValuedOne() {
     PrometheusMeterRegistry registry = OpsServer.newRegistry("enforcer");
     EnforcerMetrics metrics = new EnforcerMetrics(registry);

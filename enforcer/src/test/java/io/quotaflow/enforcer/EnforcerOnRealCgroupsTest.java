@@ -190,7 +190,9 @@ class EnforcerOnRealCgroupsTest {
     assertThat(meters.scrape())
         .contains("quotaflow_enforcer_control_delay_seconds_count{component=\"enforcer\",kind=\"CPU\"} 1")
         .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"1.0\"} 0")
-        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"30.0\"} 1");
+        .contains("quotaflow_enforcer_control_delay_seconds_bucket{component=\"enforcer\",kind=\"FREEZE\",le=\"30.0\"} 1")
+        // The task's gauges follow its latest decision (700 shares: 0.7 cores soft), one task at a time.
+        .contains("quotaflow_enforcer_task_limit_cpu{component=\"enforcer\",limit=\"soft\",task=\"job-1\"} 0.7");
   }
 
   private static HttpResponse<String> get(OpsServer ops, String path) throws Exception {
