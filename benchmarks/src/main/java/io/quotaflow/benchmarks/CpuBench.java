@@ -254,6 +254,7 @@ public final class CpuBench implements Callable<Integer> {
         Directories.deleteRecursively(stateDir);
       }
       double stateBytes = stateBytesPerTask();
+      reportBrokerLog();
       long dlq = endOffsetSum(topics.dlq().name());
       return new CpuFigures(run, workload.size(), run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
           app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
@@ -314,6 +315,31 @@ public final class CpuBench implements Callable<Integer> {
       progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms, stream threads %.1f µs CPU/sample", measured.takenPerSecond(),
           measured.sentPerSecond(), latency.p99Ms(), measured.streamCpuMicrosPerSample());
       return measured;
+    }
+
+    /**
+     * What the broker appended per sample the app took over the whole run (warm-up included): the
+     * samples themselves, the app's changelogs, and its output topics; for sizing disks (docs/scaling.md).
+     */
+    private void reportBrokerLog() throws Exception {
+      long samples = committedSamples();
+      if (samples <= 0) {
+        return;
+      }
+      long samplesBytes = 0;
+      long changelogBytes = 0;
+      long otherBytes = 0;
+      for (Map.Entry<String, Long> topic : BrokerLogs.bytesByTopic(admin).entrySet()) {
+        if (topic.getKey().equals(topics.samples().name())) {
+          samplesBytes += topic.getValue();
+        } else if (topic.getKey().startsWith(applicationId + "-") && topic.getKey().endsWith("-changelog")) {
+          changelogBytes += topic.getValue();
+        } else if (topic.getKey().startsWith(topics.settings().prefix())) {
+          otherBytes += topic.getValue();
+        }
+      }
+      progress("broker log per sample taken (%,d samples): samples %.0f B, changelogs %.0f B, the app's other topics %.0f B",
+          samples, (double) samplesBytes / samples, (double) changelogBytes / samples, (double) otherBytes / samples);
     }
 
     private long committedSamples() {

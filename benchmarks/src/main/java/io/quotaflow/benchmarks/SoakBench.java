@@ -43,8 +43,6 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.LogDirDescription;
-import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -318,7 +316,7 @@ public final class SoakBench implements Callable<Integer> {
           long sent = feed.sent();
           long committed = CpuBench.committedOffsets(admin, applicationId, topics.samples().name());
           double appliedNow = applied();
-          Map<String, Long> logBytes = brokerLogBytes();
+          Map<String, Long> logBytes = BrokerLogs.bytesByTopic(admin);
           long samplesLog = logBytes.getOrDefault(topics.samples().name(), 0L);
           long allLogs = logBytes.values().stream().mapToLong(Long::longValue).sum();
           RocksDbMemory rocks = rocksDbMemory();
@@ -355,7 +353,7 @@ public final class SoakBench implements Callable<Integer> {
 
     /** The {@code count} largest topics in the broker's log, largest first. */
     String largestTopics(int count) throws Exception {
-      return brokerLogBytes().entrySet().stream()
+      return BrokerLogs.bytesByTopic(admin).entrySet().stream()
           .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
           .limit(count)
           .map(e -> String.format(Locale.ROOT, "%s %,.1f", e.getKey(), e.getValue() / 1048576.0))
@@ -392,19 +390,6 @@ public final class SoakBench implements Callable<Integer> {
       return new RocksDbMemory(cache, memtables, readers);
     }
 
-    /** Bytes of each topic's partitions in the broker's log directories. */
-    private Map<String, Long> brokerLogBytes() throws Exception {
-      List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(node -> node.id()).toList();
-      Map<String, Long> bytes = new HashMap<>();
-      for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
-        for (LogDirDescription dir : dirs.values()) {
-          for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
-            bytes.merge(replica.getKey().topic(), replica.getValue().size(), Long::sum);
-          }
-        }
-      }
-      return bytes;
-    }
   }
 
   private record RocksDbMemory(long blockCacheBytes, long memtableBytes, long tableReaderBytes) {}
