@@ -10,13 +10,16 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * A serde for store values that are read on every sample and written rarely (the cluster config,
- * node statuses): its deserializer hands back the object it decoded before from the same bytes
+ * node statuses, a partition's last pool report): its deserializer hands back the object it decoded before from the same bytes
  * instead of decoding them again. Keyed by content, so a write, a restore or a rollback can never
  * leave a stale object behind. The objects are shared between readers: read them, never change them.
  */
 final class MemoizingSerde<T> implements Serde<T> {
 
-  /** Far above the values a process holds (one config, a few hundred node statuses); a full memo starts over. */
+  /**
+   * Far above the values a process holds at once (one config, a few hundred node statuses, one report per
+   * partition and period); a full memo starts over.
+   */
   static final int MAX_ENTRIES = 4_096;
 
   private final Serde<T> inner;

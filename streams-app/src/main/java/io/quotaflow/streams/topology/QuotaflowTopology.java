@@ -95,7 +95,8 @@ public final class QuotaflowTopology {
     topology.addStateStore(store(NODE_STATUS_STORE, new MemoizingSerde<>(topics.nodes().valueSerde())), cpuProcessors);
     topology.addStateStore(store(CONFIG_STORE, new MemoizingSerde<>(topics.configBroadcast().valueSerde())), cpuProcessors);
     topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
-    topology.addStateStore(store(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), cpuProcessors);
+    // The last report, read before every event to see whether a period closed; rewritten once a period.
+    topology.addStateStore(store(POOL_REPORT_STORE, new MemoizingSerde<>(topics.valueSerde(PoolPartialReport.class))), cpuProcessors);
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
         topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
