@@ -230,9 +230,10 @@ public final class CollectorBench implements Callable<Integer> {
         }
         double createS = (System.nanoTime() - createStart) / 1e9;
         out.printf(Locale.ROOT, "quotaflow bench collector: %d empty groups under %s (%s), every %s, memory.stat at least every"
-            + " %d rounds; warm-up %s, window %s; collector JVM options %s.%n", count, parentName, cgroups.version(),
+            + " %d rounds; warm-up %s, window %s; collector JVM options %s; groups created in %.1f s.%n", count, parentName,
+            cgroups.version(),
             Durations.format(period), memoryStatEvery, Durations.format(warmup), Durations.format(duration),
-            jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions));
+            jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions), createS);
         out.flush();
         int opsPort = Ports.free("127.0.0.1");
         createTopics(pair, topicPrefix(parentName));
