@@ -1,5 +1,6 @@
 package io.quotaflow.benchmarks;
 
+import io.quotaflow.cgroups.CgroupVersion;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.collector.CollectorMain;
@@ -80,7 +81,8 @@ public final class CollectorBench implements Callable<Integer> {
   List<String> jvmOptions = new ArrayList<>();
 
   @Option(names = "--out-dir", paramLabel = "DIR", defaultValue = "target/bench-collector",
-      description = "Where the curve's chart collector-curve.svg is written, for two or more counts (default: ${DEFAULT-VALUE}).")
+      description = "Where the curve's chart collector-curve-v1.svg (or -v2) is written, for two or more counts"
+          + " (default: ${DEFAULT-VALUE}).")
   Path outDir;
 
   @CommandLine.Spec
@@ -141,6 +143,7 @@ public final class CollectorBench implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     List<CollectorCurve.Point> points = new ArrayList<>();
     List<String> failures = new ArrayList<>();
+    CgroupVersion version = null;
     EmbeddedPair pair = null;
     try {
       for (int count : groups) {
@@ -151,6 +154,7 @@ public final class CollectorBench implements Callable<Integer> {
           spec.commandLine().getErr().println("quotaflow bench collector: needs writable cgroups (root): " + e.getMessage());
           return 1;
         }
+        version = point.cgroups.version();
         if (pair == null) {
           pair = EmbeddedPair.start(); // after the first parent: without cgroups the bench starts no broker
         }
@@ -171,13 +175,14 @@ public final class CollectorBench implements Callable<Integer> {
     if (points.size() > 1 || (points.size() == 1 && groups.size() > 1)) {
       out.println();
       out.printf(Locale.ROOT, "Cost curve, every %s (%s), warm-up %s, window %s:%n%n", Durations.format(period),
-          tree.layout, Durations.format(warmup), Durations.format(duration));
+          version, Durations.format(warmup), Durations.format(duration));
       out.print(CollectorCurve.table(points));
-      Path chart = outDir.resolve("collector-curve.svg").toAbsolutePath();
+      // Named by the cgroup version measured: the v1 and v2 curves differ (v2 reads fewer files here).
+      Path chart = outDir.resolve("collector-curve-" + version.name().toLowerCase(Locale.ROOT) + ".svg").toAbsolutePath();
       Files.createDirectories(chart.getParent());
       Files.writeString(chart, CollectorCurve.chart(points, String.format(Locale.ROOT,
-          "quotaflow bench collector --groups %s: every %s, warm-up %s, window %s, load average %s",
-          groups.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")),
+          "quotaflow bench collector --groups %s, cgroup %s: every %s, warm-up %s, window %s, load average %s",
+          groups.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(",")), version,
           Durations.format(period), Durations.format(warmup), Durations.format(duration),
           points.stream().map(p -> String.format(Locale.ROOT, "%.1f", p.loadAverage()))
               .collect(java.util.stream.Collectors.joining(" / ")))), StandardCharsets.UTF_8);
