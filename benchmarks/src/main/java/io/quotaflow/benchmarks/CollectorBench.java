@@ -177,6 +177,10 @@ public final class CollectorBench implements Callable<Integer> {
       out.printf(Locale.ROOT, "Cost curve, every %s (%s), warm-up %s, window %s:%n%n", Durations.format(period),
           version, Durations.format(warmup), Durations.format(duration));
       out.print(CollectorCurve.table(points));
+      if (points.size() > 1) {
+        out.println();
+        out.println(CollectorCurve.Fit.of(points).describe(points));
+      }
       // Named by the cgroup version measured: the v1 and v2 curves differ (v2 reads fewer files here).
       Path chart = outDir.resolve("collector-curve-" + version.name().toLowerCase(Locale.ROOT) + ".svg").toAbsolutePath();
       Files.createDirectories(chart.getParent());

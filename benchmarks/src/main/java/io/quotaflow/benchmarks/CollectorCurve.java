@@ -85,6 +85,41 @@ final class CollectorCurve {
     }
   }
 
+  /** A straight line through the points: a fixed cost and a cost per 1,000 groups, both in % of one core. */
+  record Fit(double fixedPercent, double percentPer1000Groups) {
+
+    /** Least squares over the points (at least two distinct counts), of process CPU against groups. */
+    static Fit of(List<Point> points) {
+      double n = points.size();
+      double meanX = points.stream().mapToDouble(Point::groups).sum() / n;
+      double meanY = points.stream().mapToDouble(Point::percentOfCore).sum() / n;
+      double sxy = 0;
+      double sxx = 0;
+      for (Point p : points) {
+        sxy += (p.groups() - meanX) * (p.percentOfCore() - meanY);
+        sxx += (p.groups() - meanX) * (p.groups() - meanX);
+      }
+      double slope = sxx == 0 ? Double.NaN : sxy / sxx;
+      return new Fit(meanY - slope * meanX, 1000 * slope);
+    }
+
+    /** How far the point lies above (+) or below the line, % of one core. */
+    double residualPercent(Point point) {
+      return point.percentOfCore() - fixedPercent - percentPer1000Groups * point.groups() / 1000;
+    }
+
+    String describe(List<Point> points) {
+      StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+          "Straight line (least squares): %.2f %% of one core + %.2f %% per 1,000 groups; off the line by", fixedPercent,
+          percentPer1000Groups));
+      for (Point p : points) {
+        // Rounded first, and + 0.0 turns a -0.0 into 0.0: a point on the line prints +0.00.
+        text.append(String.format(Locale.ROOT, " %+.2f (%,d)", Math.rint(residualPercent(p) * 100) / 100 + 0.0, p.groups()));
+      }
+      return text.append(" points.").toString();
+    }
+  }
+
   static String table(List<Point> points) {
     StringBuilder table = new StringBuilder();
     table.append("| groups | process CPU, % of one core | CPU per round | per 1,000 groups, % of one core | µs per group"

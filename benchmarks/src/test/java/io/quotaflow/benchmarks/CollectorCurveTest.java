@@ -54,6 +54,19 @@ class CollectorCurveTest {
   }
 
   @Test
+  void aStraightLineThroughTheCurveGivesTheFixedCostAndTheCostPerThousandGroups() {
+    // 1 % fixed + 2 % per 1,000 groups: 2 %, 3 %, 5 % at 500, 1,000, 2,000 groups; 2,000 measured 0.3 points high.
+    List<CollectorCurve.Point> exact = List.of(point(500, 100, 2, 100), point(1000, 100, 3, 100), point(2000, 100, 5, 100));
+    CollectorCurve.Fit line = CollectorCurve.Fit.of(exact);
+
+    assertThat(line.fixedPercent()).isCloseTo(1.0, within(1e-9));
+    assertThat(line.percentPer1000Groups()).isCloseTo(2.0, within(1e-9));
+    assertThat(line.residualPercent(point(2000, 100, 5.3, 100))).isCloseTo(0.3, within(1e-9));
+    assertThat(line.describe(exact)).isEqualTo("Straight line (least squares): 1.00 % of one core + 2.00 % per 1,000 groups;"
+        + " off the line by +0.00 (500) +0.00 (1,000) +0.00 (2,000) points.");
+  }
+
+  @Test
   void oneTableRowPerPointInOrder() {
     String table = CollectorCurve.table(List.of(point(500, 60, 0.6, 60), point(5000, 60, 6, 58)));
 
