@@ -101,15 +101,16 @@ public final class CollectorBench implements Callable<Integer> {
    * A reader keeps its group's files open (docs/cgroups.md: 8 descriptors per group on v1, up to 7 on v2), and the
    * collector child inherits this process's limit: say so before a count that cannot fit.
    */
-  static Optional<String> descriptorWarning(int groups) {
+  static Optional<String> descriptorWarning(int groups, CgroupVersion version) {
     long limit = openFilesLimit();
-    long needed = 8L * groups;
+    int perGroup = version == CgroupVersion.V1 ? 8 : 7;
+    long needed = (long) perGroup * groups;
     if (limit <= 0 || needed < limit) {
       return Optional.empty();
     }
     return Optional.of(String.format(Locale.ROOT, "quotaflow bench collector: warning: %,d groups need up to %,d open files"
-        + " (8 per group on v1), at or above the limit of %,d (ulimit -Hn): the collector will not open them all.",
-        groups, needed, limit));
+        + " (up to %d per group on %s; fewer where a controller is missing), at or above the limit of %,d (ulimit -Hn):"
+        + " the collector may not open them all.", groups, needed, perGroup, version.name().toLowerCase(Locale.ROOT), limit));
   }
 
   /** The hard limit on open files from /proc/self/limits (a JVM raises its soft limit to it), or -1 when unknown. */
@@ -158,7 +159,7 @@ public final class CollectorBench implements Callable<Integer> {
         if (pair == null) {
           pair = EmbeddedPair.start(); // after the first parent: without cgroups the bench starts no broker
         }
-        descriptorWarning(count).ifPresent(out::println);
+        descriptorWarning(count, point.cgroups.version()).ifPresent(out::println);
         try {
           points.add(point.measure(pair, out));
         } catch (PointFailed e) {

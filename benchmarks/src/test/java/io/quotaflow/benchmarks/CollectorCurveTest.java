@@ -3,6 +3,7 @@ package io.quotaflow.benchmarks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotaflow.cgroups.CgroupVersion;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -107,10 +108,12 @@ class CollectorCurveTest {
 
   @Test
   void warnsOfACountWhoseDescriptorsExceedTheLimit() {
-    assertThat(CollectorBench.descriptorWarning(1)).isEmpty();
+    assertThat(CollectorBench.descriptorWarning(1, CgroupVersion.V1)).isEmpty();
     // Unless this machine has no limit at all, 100 million groups' 800 million descriptors exceed it.
-    CollectorBench.descriptorWarning(100_000_000).ifPresent(warning ->
-        assertThat(warning).contains("100,000,000 groups need up to 800,000,000 open files"));
+    CollectorBench.descriptorWarning(100_000_000, CgroupVersion.V1).ifPresent(warning ->
+        assertThat(warning).contains("100,000,000 groups need up to 800,000,000 open files (up to 8 per group on v1;"));
+    CollectorBench.descriptorWarning(100_000_000, CgroupVersion.V2).ifPresent(warning ->
+        assertThat(warning).contains("100,000,000 groups need up to 700,000,000 open files (up to 7 per group on v2;"));
   }
 
   /** Seconds of process CPU {@code cpuS} over a window of {@code windowS}, half of it on the sampler thread. */
