@@ -3,10 +3,11 @@ package io.quotaflow.benchmarks;
 import io.quotaflow.process.ops.Markup;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.DoubleFunction;
 
 /**
- * A line chart of stacked panels sharing a time axis in hours, written as plain SVG (no chart
- * library: the benchmark adds no dependency).
+ * A line chart of stacked panels sharing one x axis (a time axis in hours, or any other
+ * quantity), written as plain SVG (no chart library: the benchmark adds no dependency).
  */
 final class SvgChart {
 
@@ -14,6 +15,34 @@ final class SvgChart {
   record Series(String label, String color, String dash, double[] values) {}
 
   record Panel(String title, String unit, List<Series> series) {}
+
+  /**
+   * The x axis: every point's position from 0 to {@code span}, and the ticks drawn every {@code step} with
+   * their text; {@code markers} draws a dot on every point (for a few measured points, not a time series).
+   */
+  record XAxis(double[] values, double span, double step, DoubleFunction<String> tickText, boolean markers) {
+
+    /** Hours from the start; runs of minutes read in minutes, of hours and days in hours. */
+    static XAxis hours(double[] hours) {
+      double spanHours = hours.length == 0 ? 1 : hours[hours.length - 1];
+      boolean inMinutes = spanHours < 2;
+      double stepHours = inMinutes ? niceStep(spanHours * 60 / 6) / 60
+          : spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
+      return new XAxis(hours, spanHours, stepHours,
+          h -> inMinutes ? label(Math.rint(h * 600) / 10) + " min" : label(h) + " h", false);
+    }
+
+    /** A quantity from 0 to a round number above its largest value, with a dot on every point. */
+    static XAxis quantity(double[] values, String unit) {
+      double max = 0;
+      for (double value : values) {
+        max = Math.max(max, value);
+      }
+      double step = niceStep(max / 5);
+      double span = step * Math.max(1, Math.ceil(max / step - 1e-9));
+      return new XAxis(values, span, step, x -> label(x) + unit, true);
+    }
+  }
 
   private static final int WIDTH = 960;
   private static final int LEFT = 84;
@@ -29,7 +58,10 @@ final class SvgChart {
    * @param hours the time of every point, hours from the start
    */
   static String render(String title, String subtitle, double[] hours, List<Panel> panels) {
-    double spanHours = hours.length == 0 ? 1 : hours[hours.length - 1];
+    return render(title, subtitle, XAxis.hours(hours), panels);
+  }
+
+  static String render(String title, String subtitle, XAxis x, List<Panel> panels) {
     int height = TITLE_HEIGHT + panels.size() * (PANEL_HEIGHT + PANEL_GAP);
     StringBuilder svg = new StringBuilder();
     svg.append(String.format(Locale.ROOT,
@@ -41,14 +73,14 @@ final class SvgChart {
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"40\" fill=\"#555\">%s</text>%n", LEFT, Markup.escape(subtitle)));
     int top = TITLE_HEIGHT + 28;
     for (Panel panel : panels) {
-      renderPanel(svg, panel, hours, spanHours, top);
+      renderPanel(svg, panel, x, top);
       top += PANEL_HEIGHT + PANEL_GAP;
     }
     svg.append("</svg>\n");
     return svg.toString();
   }
 
-  private static void renderPanel(StringBuilder svg, Panel panel, double[] hours, double spanHours, int top) {
+  private static void renderPanel(StringBuilder svg, Panel panel, XAxis axis, int top) {
     int plotWidth = WIDTH - LEFT - RIGHT;
     int bottom = top + PANEL_HEIGHT;
     double yStep = niceStep(maxOf(panel.series()) / MAX_Y_TICKS);
@@ -68,18 +100,14 @@ final class SvgChart {
     svg.append(String.format(Locale.ROOT,
         "<text transform=\"translate(%d,%d) rotate(-90)\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n",
         16, top + PANEL_HEIGHT / 2, Markup.escape(panel.unit())));
-    // Time axis.
-    // Runs of hours and days read in hours; a soak of minutes reads in minutes.
-    boolean inMinutes = spanHours < 2;
-    double stepHours = inMinutes ? niceStep(spanHours * 60 / 6) / 60
-        : spanHours <= 48 ? 6 : spanHours <= 96 ? 12 : 24;
-    for (double h = 0; h <= spanHours + 1e-9; h += stepHours) {
-      double x = LEFT + plotWidth * h / spanHours;
+    // X axis.
+    for (double h = 0; h <= axis.span() + 1e-9; h += axis.step()) {
+      double x = LEFT + plotWidth * h / axis.span();
       svg.append(String.format(Locale.ROOT,
           "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#eee\"/>%n", x, top, x, bottom));
       svg.append(String.format(Locale.ROOT,
           "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#333\">%s</text>%n", x, bottom + 16,
-          inMinutes ? label(Math.rint(h * 600) / 10) + " min" : label(h) + " h"));
+          Markup.escape(axis.tickText().apply(h))));
     }
     svg.append(String.format(Locale.ROOT,
         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
@@ -88,14 +116,20 @@ final class SvgChart {
     int legendX = LEFT;
     for (Series series : panel.series()) {
       StringBuilder points = new StringBuilder();
-      for (int i = 0; i < hours.length && i < series.values().length; i++) {
-        double x = LEFT + plotWidth * hours[i] / spanHours;
+      StringBuilder dots = new StringBuilder();
+      for (int i = 0; i < axis.values().length && i < series.values().length; i++) {
+        double x = LEFT + plotWidth * axis.values()[i] / axis.span();
         double y = bottom - PANEL_HEIGHT * Math.min(series.values()[i], yMax) / yMax;
         points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+        if (axis.markers()) {
+          dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",
+              x, y, series.color()));
+        }
       }
       svg.append(String.format(Locale.ROOT,
           "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\"%s points=\"%s\"/>%n",
           series.color(), dashAttribute(series), points.toString().trim()));
+      svg.append(dots);
       int legendY = bottom + 36;
       svg.append(String.format(Locale.ROOT,
           "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"%s/>%n",
