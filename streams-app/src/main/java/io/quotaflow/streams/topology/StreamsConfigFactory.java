@@ -82,8 +82,11 @@ public final class StreamsConfigFactory {
     config.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     // Streams raises its producers' linger.ms to 100; decisions should not wait for batches that long.
     config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-    // Above 0 so a task's input partitions (samples, specs, configs) are merged in timestamp order.
-    config.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 500L);
+    // 0, not -1: a task's input partitions (samples, specs, configs) are merged in timestamp order over all
+    // the data the broker has, which a restart or a replay always has. Above 0, a task whose specs or
+    // config partition has just drained waits that long for more before its samples go on: 500 ms cost
+    // p99 1.2 s instead of 0.27 s at 20,000 samples/s (docs/benchmarks.md).
+    config.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, 0L);
     // Poison records go to the DLQ inside the EOS transaction; the app keeps running.
     config.putIfAbsent(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, dlqTopic);
     config.putIfAbsent(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RetryingDeserializationHandler.class);
