@@ -115,7 +115,7 @@ public final class CpuBench implements Callable<Integer> {
   List<Integer> scale = new ArrayList<>();
 
   @Option(names = "--out-dir", paramLabel = "DIR",
-      description = "With --scale: also write cpu-scale.csv here.")
+      description = "With --scale: also write cpu-scale.csv and the chart cpu-scale.svg here.")
   Path outDir;
 
   @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Seed of the tasks' phase offsets (default: ${DEFAULT-VALUE}).")

@@ -48,7 +48,26 @@ final class CpuScale {
         met(last.heapBytesPerTask() <= MAX_HEAP_BYTES_PER_TASK));
   }
 
-  /** cpu-scale.csv: one row per task count. */
+  /** Throughput, CPU per sample and heap per task against tasks, one panel each. */
+  static String chart(List<CpuFigures> runs) {
+    double[] tasks = runs.stream().mapToDouble(CpuFigures::tasks).toArray();
+    double[] rate = runs.stream().mapToDouble(CpuFigures::appSamplesPerSecond).toArray();
+    double[] cpu = runs.stream().mapToDouble(CpuFigures::streamCpuMicrosPerSample).toArray();
+    double[] heap = runs.stream().mapToDouble(CpuFigures::heapBytesPerTask).toArray();
+    double[] heapTarget = runs.stream().mapToDouble(f -> MAX_HEAP_BYTES_PER_TASK).toArray();
+    return SvgChart.render("quotaflow bench cpu: cost as the tasks grow",
+        "throughput run at each task count (exactly_once_v2, 1 s commits, backlog feed), one instance on 2 cores",
+        SvgChart.XAxis.quantity(tasks, ""),
+        List.of(new SvgChart.Panel("App samples/s against tasks", "samples/s",
+                List.of(new SvgChart.Series("committed by the app", "#2471a3", null, rate))),
+            new SvgChart.Panel("Stream-thread CPU per sample against tasks", "µs",
+                List.of(new SvgChart.Series("stream threads", "#c0392b", null, cpu))),
+            new SvgChart.Panel("Heap per task against tasks (after GC, app running)", "B/task",
+                List.of(new SvgChart.Series("heap per task", "#1e8449", null, heap),
+                    new SvgChart.Series("target 2 KiB", "#7f8c8d", "5,3", heapTarget)))));
+  }
+
+  /** cpu-scale.csv: one row per task count, and cpu-scale.svg. */
   static List<Path> write(Path dir, List<CpuFigures> runs) throws IOException {
     Files.createDirectories(dir);
     List<String> lines = new ArrayList<>();
@@ -59,7 +78,9 @@ final class CpuScale {
     }
     Path csv = dir.resolve("cpu-scale.csv");
     Files.write(csv, lines, StandardCharsets.UTF_8);
-    return List.of(csv);
+    Path svg = dir.resolve("cpu-scale.svg");
+    Files.writeString(svg, chart(runs), StandardCharsets.UTF_8);
+    return List.of(csv, svg);
   }
 
   private static String met(boolean met) {

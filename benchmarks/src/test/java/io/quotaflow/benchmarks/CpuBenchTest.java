@@ -58,6 +58,7 @@ class CpuBenchTest {
     assertThat(row(out.toString(), "16")).hasSize(9);
     assertThat(Files.readAllLines(dir.resolve("cpu-scale.csv"))).hasSize(3)
         .first().asString().startsWith("tasks,app_samples_per_s,");
+    assertThat(Files.readString(dir.resolve("cpu-scale.svg"))).startsWith("<svg").contains("Heap per task against tasks");
   }
 
   @Test

@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 /**
  * The order the live app processed the recorded inputs in: each topic-partition in offset order,
  * and across them always the one whose next record has the smallest timestamp — Kafka Streams'
- * own merge with {@code max.task.idle.ms} above 0 and every partition's data at hand, which a
+ * own merge with {@code max.task.idle.ms} 0 or more and every partition's data at hand, which a
  * replay always has. Equal timestamps go configs first (cluster, pools, nodes, specs, samples),
  * then by partition, so the order is a function of the records alone.
  */
