@@ -7,12 +7,10 @@ import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.Sandboxes;
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
  * {@code quotaflow bench enforcer}, small: every decision it publishes comes back applied, what it
@@ -20,12 +18,12 @@ import picocli.CommandLine;
  */
 class EnforcerBenchTest {
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final BenchCli cli = new BenchCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   private int bench(String... args) {
-    CommandLine line = new CommandLine(new BenchCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
-    return line.execute(args);
+    return cli.run(args);
   }
 
   @Test

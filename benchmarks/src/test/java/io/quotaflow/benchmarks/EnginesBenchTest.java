@@ -2,7 +2,6 @@ package io.quotaflow.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +10,6 @@ import java.util.regex.Pattern;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /** {@code quotaflow bench engines}, as small as JMH allows: in this JVM, one short iteration; what it prints. */
 class EnginesBenchTest {
@@ -30,12 +28,12 @@ class EnginesBenchTest {
     System.setProperty("jmh.ignoreLock", "true");
   }
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+  private final BenchCli cli = new BenchCli();
+  private final StringWriter out = cli.out;
+  private final StringWriter err = cli.err;
 
   private int bench(String... args) {
-    CommandLine line = new CommandLine(new BenchCommand()).setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true));
-    return line.execute(args);
+    return cli.run(args);
   }
 
   @Test
