@@ -5,6 +5,7 @@ import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
@@ -37,6 +38,7 @@ public record Topics(
     Topic<String, ClusterConfig> clusterConfig,
     Topic<String, CpuDecision> cpuDecisions,
     Topic<String, FreezeDecision> freezeDecisions,
+    Topic<String, GateTable> gateTables,
     Topic<String, PoolState> poolState,
     Topic<String, EnforcementResult> enforcementResults,
     Topic<byte[], byte[]> dlq,
@@ -83,6 +85,7 @@ public record Topics(
         f.singlePartitionCompacted("cluster-config", ClusterConfig.class),
         f.compacted("cpu-decisions", CpuDecision.class, true),
         f.compacted("freeze-decisions", FreezeDecision.class, true),
+        f.compacted("gate-tables", GateTable.class, true),
         f.singlePartitionCompacted("pool-state", PoolState.class),
         f.stream("enforcement-results", EnforcementResult.class, true, Map.of()),
         new Topic<>(settings.prefix() + "dlq", Serdes.ByteArray(), Serdes.ByteArray(), settings.partitions(), false,
@@ -122,8 +125,8 @@ public record Topics(
 
   /** The topics of the contract (DESIGN "Topics"), without the streams app's internal ones. */
   public List<Topic<?, ?>> all() {
-    return List.of(samples, nodes, taskSpecs, poolConfigs, clusterConfig, cpuDecisions, freezeDecisions, poolState,
-        enforcementResults, dlq);
+    return List.of(samples, nodes, taskSpecs, poolConfigs, clusterConfig, cpuDecisions, freezeDecisions, gateTables,
+        poolState, enforcementResults, dlq);
   }
 
   /** Topics the streams app creates for itself, besides the contract's. */

@@ -10,6 +10,10 @@ import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateMode;
+import io.quotaflow.schemas.avro.GateTable;
+import io.quotaflow.schemas.avro.GateTableTask;
+import io.quotaflow.schemas.avro.GateTaskRole;
 import io.quotaflow.schemas.avro.GuaranteeType;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
@@ -57,6 +61,12 @@ public final class ContractExamples {
             .build(),
         FreezeDecision.newBuilder().setNode("node-1").setTask("task-7").setTsMs(6L).setAction(FreezeAction.FREEZE)
             .setReason("PEAK_SLOT_BUSY").setQueuePosition(0).setLeaseMs(180_000L).build(),
+        GateTable.newBuilder().setNode("node-1").setTsMs(6L).setMode(GateMode.COUNT).setHolders(List.of("task-3"))
+            .setQueue(List.of("task-7")).setAdmitsNewPeak(false).setFreeSlots(0)
+            .setTasks(List.of(GateTableTask.newBuilder().setTask("task-9").setRole(GateTaskRole.RUNNING)
+                .setInteractive(false).setThresholdBytes(590_558_003L).setPeakBytes(1_258_291_200L).setAdmitted(false)
+                .build()))
+            .build(),
         PoolState.newBuilder().setPool("prod").setTsMs(7L).setAccumulatedResourceRatioVolume(0.5)
             .setAccumulatedResourceVolumeCpu(1000).setIntegralPoolCapacity(43200).setSpecifiedBurstRatio(1)
             .setSpecifiedResourceFlowRatio(0.5).setTotalBurstRatio(1).setTotalResourceFlowRatio(0.5)

@@ -25,7 +25,7 @@ class TopicsTest {
   void nodeKeyedTopicsShareOnePartitionCount() {
     assertThat(topics.nodePartitioned()).extracting(Topic::name).containsExactlyInAnyOrder(
         "quotaflow.samples", "quotaflow.nodes", "quotaflow.task-specs", "quotaflow.cpu-decisions",
-        "quotaflow.freeze-decisions", "quotaflow.enforcement-results");
+        "quotaflow.freeze-decisions", "quotaflow.gate-tables", "quotaflow.enforcement-results");
     assertThat(topics.nodePartitioned()).allSatisfy(t -> assertThat(t.partitions()).isEqualTo(12));
     assertThat(topics.clusterConfig().partitions()).isEqualTo(1);
   }
@@ -56,7 +56,7 @@ class TopicsTest {
     InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
     topics.registerSchemas(registry);
     topics.registerSchemas(registry);
-    assertThat(registry.getAllSubjects()).hasSize(9).contains("quotaflow.samples-value", "quotaflow.cluster-config-value");
+    assertThat(registry.getAllSubjects()).hasSize(10).contains("quotaflow.samples-value", "quotaflow.cluster-config-value");
     for (String subject : registry.getAllSubjects()) {
       assertThat(registry.getCompatibility(subject)).isEqualTo(CompatibilityLevel.FULL_TRANSITIVE);
       assertThat(registry.getAllVersions(subject)).containsExactly(1);
