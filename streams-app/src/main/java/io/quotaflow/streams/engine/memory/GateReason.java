@@ -20,6 +20,16 @@ public enum GateReason {
   IDLE_TIMEOUT,
   /** THAW: peak gating was switched off. */
   GATING_OFF,
+  /**
+   * FREEZE: the enforcer's reflex froze the task between samples and the gate keeps it frozen: it waits in the queue
+   * from the time of the reflex freeze, under a full lease.
+   */
+  REFLEX_ADOPTED,
+  /**
+   * THAW: the enforcer's reflex froze the task, but the gate would have admitted it (a free slot, room in the
+   * budget), or it holds a slot, is interactive, is not gated, is below its threshold, or gating is OFF.
+   */
+  REFLEX_OVERRULED,
   /** FORGET: the task's cgroup is gone, after the gate had published a decision about it. */
   TASK_GONE
 }

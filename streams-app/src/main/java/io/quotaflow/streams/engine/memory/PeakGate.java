@@ -188,6 +188,101 @@ public final class PeakGate {
     return out;
   }
 
+  /**
+   * The enforcer's reflex froze {@code task} at {@code tsMs} (its clock, the node's), reading {@code usageBytes}:
+   * the gate adopts the freeze (the task waits in the queue from {@code tsMs}, {@code FREEZE} with a full lease,
+   * reason {@code REFLEX_ADOPTED}) or overrules it ({@code THAW}, {@code REFLEX_OVERRULED}) when its own rule would
+   * not keep the task frozen: gating OFF, a task it does not gate, an interactive task, a holder, a task below its
+   * threshold, or one it admits now (which then holds a slot).
+   */
+  public List<GateDecision> onReflexFreeze(String task, long tsMs, long usageBytes) {
+    List<GateDecision> out = new ArrayList<>();
+    advanceClock(tsMs, out);
+    TaskEntry e = tasks.get(task);
+    if (e == null || !e.live) {
+      // Unknown here, or already gone: nothing the gate would keep frozen.
+      out.add(GateDecision.thaw(node, task, streamTimeMs, GateReason.REFLEX_OVERRULED));
+      settle(out);
+      return out;
+    }
+    dirty.add(task);
+    if (tsMs >= e.lastSeenMs) {
+      // Newer than the last sample: what the task uses now. An older reading would undo a newer observation.
+      e.usageBytes = usageBytes;
+      e.maxUsageBytes = Math.max(e.maxUsageBytes, usageBytes);
+    }
+    Long normal = normalBytes(e);
+    boolean gated = config.mode() != GatingMode.OFF && normal != null && !e.interactive();
+    if (e.role == GateRole.WAITING) {
+      // The gate had frozen it too: it keeps its place, or the earlier one of the reflex, and a full lease.
+      e.waitingSinceMs = Math.min(e.waitingSinceMs, tsMs);
+      e.lastFreezeSentMs = streamTimeMs;
+      out.add(GateDecision.freeze(node, task, streamTimeMs, GateReason.REFLEX_ADOPTED, queue().indexOf(e),
+          config.freezeLeaseMs()));
+    } else if (!gated || e.role == GateRole.HOLDING || e.usageBytes <= config.peakThresholdRatio() * normal) {
+      out.add(GateDecision.thaw(node, task, streamTimeMs, GateReason.REFLEX_OVERRULED));
+    } else if (admitsNow(e)) {
+      e.role = GateRole.HOLDING;
+      out.add(GateDecision.thaw(node, task, streamTimeMs, GateReason.REFLEX_OVERRULED));
+    } else {
+      e.role = GateRole.WAITING;
+      e.waitingSinceMs = Math.min(tsMs, streamTimeMs);
+      e.lastFreezeSentMs = streamTimeMs;
+      out.add(GateDecision.freeze(node, task, streamTimeMs, GateReason.REFLEX_ADOPTED, queue().indexOf(e),
+          config.freezeLeaseMs()));
+    }
+    settle(out);
+    return out;
+  }
+
+  /**
+   * What the enforcer's reflex needs of this gate now: holders, queue, whether a new peak would be admitted, and
+   * each live task with a known normal, its threshold, expected peak and whether it would be admitted.
+   */
+  public GateTable table() {
+    List<TaskEntry> queue = queue();
+    List<String> holders = new ArrayList<>();
+    List<GateTable.Row> rows = new ArrayList<>();
+    long committedBytes = 0;
+    for (TaskEntry e : tasks.values()) {
+      if (!e.live) {
+        continue;
+      }
+      boolean holding = e.role == GateRole.HOLDING;
+      committedBytes += holding ? Math.max(peakBytes(e), e.usageBytes) : e.usageBytes;
+      if (holding) {
+        holders.add(e.task);
+      }
+      Long normal = normalBytes(e);
+      if (normal == null) {
+        continue;
+      }
+      boolean admitted = switch (e.role) {
+        case HOLDING -> true;
+        case WAITING -> false;
+        case RUNNING -> config.mode() == GatingMode.OFF || admitsNow(e);
+      };
+      rows.add(new GateTable.Row(e.task, e.role, e.interactive(),
+          (long) Math.floor(config.peakThresholdRatio() * normal), peakBytes(e), admitted));
+    }
+    Integer freeSlots = null;
+    Long bytesLeft = null;
+    boolean admitsNewPeak;
+    switch (config.mode()) {
+      case COUNT -> {
+        freeSlots = config.maxConcurrentPeaks() - holders.size();
+        admitsNewPeak = queue.isEmpty() && freeSlots > 0;
+      }
+      case BUDGET -> {
+        bytesLeft = config.budgetBytes() - committedBytes;
+        admitsNewPeak = queue.isEmpty() && (holders.isEmpty() || bytesLeft > 0);
+      }
+      default -> admitsNewPeak = true;
+    }
+    return new GateTable(node, streamTimeMs, config.mode(), holders, queue.stream().map(e -> e.task).toList(),
+        admitsNewPeak, freeSlots, bytesLeft, rows);
+  }
+
   public GateStatus status() {
     int holders = 0;
     for (TaskEntry e : tasks.values()) {
@@ -305,7 +400,7 @@ public final class PeakGate {
         if (!approaching) {
           break;
         }
-        if (e.interactive() || (queue().isEmpty() && PeakSlotAdmission.admits(config, e, tasks.values(), this::peakBytes))) {
+        if (admitsNow(e)) {
           e.role = GateRole.HOLDING;
         } else {
           e.role = GateRole.WAITING;
@@ -320,6 +415,11 @@ public final class PeakGate {
       default:
         throw new IllegalStateException("unknown role " + e.role);
     }
+  }
+
+  /** Whether a running task that approaches its peak now would hold a slot rather than wait. */
+  private boolean admitsNow(TaskEntry e) {
+    return e.interactive() || (queue().isEmpty() && PeakSlotAdmission.admits(config, e, tasks.values(), this::peakBytes));
   }
 
   /** After any change: thaw queue heads into free slots, strictly in order, then renew leases still waiting. */
