@@ -169,6 +169,32 @@ class ReflexOnRealCgroupsTest {
         .containsExactly(EnforcementStatus.REFLEX_FROZEN, EnforcementStatus.UNCHANGED, EnforcementStatus.APPLIED);
   }
 
+  @Test
+  void aRestartKeepsTheReflexLeaseAndDoesNotApplyAThawTheGateDecidedBeforeTheReflex() throws Exception {
+    // The gate's last word before the reflex: the task was thawed (an earlier peak of it ended).
+    RecordMetadata earlierThaw = kafka.freeze("job-4", FreezeAction.THAW, null, System.currentTimeMillis() - 60_000);
+    Allocator job = new Allocator("job-4");
+    Path stateFile = dir.resolve("state.json");
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
+    Enforcer first = kafka.startWithReflexLease(sandbox.config(), stateFile, Duration.ZERO, meters, Duration.ofSeconds(4));
+    Crossing crossing = climbOverTheThreshold(job, meters);
+
+    first.close();
+    PrometheusMeterRegistry again = OpsServer.newRegistry("enforcer");
+    kafka.startWithReflexLease(sandbox.config(), stateFile, Duration.ZERO, again, Duration.ofSeconds(4));
+    assertThat(sandbox.read("freezer", job.group, "freezer.state")).as("still frozen after the restart").isEqualTo("FROZEN");
+    assertThat(again.get("quotaflow.enforcer.skipped").tag("reason", "before_reflex").counter().count()).isEqualTo(1);
+
+    EnforcementResult expired = kafka.awaitResult("the reflex lease's expiry after the restart",
+        about("job-4").and(r -> r.getStatus() == EnforcementStatus.LEASE_EXPIRED));
+    assertThat(answers(crossing.table()).test(expired)).as("the lease kept in the state file names the gate table").isTrue();
+    assertThat(sandbox.read("freezer", job.group, "freezer.state")).isEqualTo("THAWED");
+    List<EnforcementResult> all = kafka.resultsUntil("the expiry", seen -> seen.stream().anyMatch(answers(crossing.table())
+        .and(r -> r.getStatus() == EnforcementStatus.LEASE_EXPIRED)));
+    assertThat(all).filteredOn(answers(earlierThaw)).extracting(EnforcementResult::getStatus)
+        .as("the earlier THAW, answered by the first start only").containsExactly(EnforcementStatus.UNCHANGED);
+  }
+
   /** What the climb over the threshold came to. */
   record Crossing(RecordMetadata table, long thresholdBytes, long crossedAtMs, EnforcementResult result) {}
 
