@@ -140,11 +140,16 @@ final class EnforcerFixture implements AutoCloseable {
 
   /** Bytes that are not a Confluent-framed Avro record, as a broken producer would write them. */
   RecordMetadata garbage(String task) {
+    return garbage(topics.cpuDecisions().name(), NODE + "/" + task);
+  }
+
+  /** As {@link #garbage(String)}, on any topic under any key. */
+  RecordMetadata garbage(String topic, String key) {
     Map<String, Object> config = new HashMap<>(kafka.clientConfig());
     config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
         new ByteArraySerializer())) {
-      return send(producer, new ProducerRecord<>(topics.cpuDecisions().name(), NODE + "/" + task, new byte[] {7, 7, 7}));
+      return send(producer, new ProducerRecord<>(topic, key, new byte[] {7, 7, 7}));
     }
   }
 
@@ -181,7 +186,7 @@ final class EnforcerFixture implements AutoCloseable {
     return send(freeze, new ProducerRecord<>(topics.freezeDecisions().name(), NODE + "/" + task, null));
   }
 
-  /** The node's gate table, as the streams app publishes it: keyed node, node-partitioned. */
+  /** The node's gate table, as the streams app publishes it: keyed node, node-partitioned; null: a tombstone. */
   RecordMetadata gateTable(GateTable table) {
     return send(gate, new ProducerRecord<>(topics.gateTables().name(), NODE, table));
   }

@@ -155,8 +155,8 @@ class ReflexOnRealCgroupsTest {
     assertThat(adopted.getDetail()).contains("still frozen; lease until");
     // Past the reflex lease: still frozen, and no expiry was reported.
     long reflexLeaseEndMs = crossing.result().getTsMs() + 2_000;
-    KafkaWait.until(Duration.ofSeconds(10), "the reflex lease to be over by a second",
-        () -> System.currentTimeMillis() > reflexLeaseEndMs + 1_000);
+    KafkaWait.until(Duration.ofSeconds(10), "the reflex lease to be over by half a second",
+        () -> System.currentTimeMillis() > reflexLeaseEndMs + 500);
     assertThat(sandbox.read("freezer", job.group, "freezer.state")).isEqualTo("FROZEN");
 
     RecordMetadata thaw = kafka.freeze("job-3", FreezeAction.THAW, null);
@@ -193,6 +193,48 @@ class ReflexOnRealCgroupsTest {
         .and(r -> r.getStatus() == EnforcementStatus.LEASE_EXPIRED)));
     assertThat(all).filteredOn(answers(earlierThaw)).extracting(EnforcementResult::getStatus)
         .as("the earlier THAW, answered by the first start only").containsExactly(EnforcementStatus.UNCHANGED);
+  }
+
+  @Test
+  void theReflexWatchesOnlyWhatTheNodesLastReadableTableAndTheModeAllow() throws Exception {
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
+    kafka.startWithReflexLease(sandbox.config(), dir.resolve("state.json"), Duration.ZERO, meters, Duration.ofSeconds(2));
+    TaskId job = sandbox.group("job-5");
+    GateTable watching = table(row(job.value(), false));
+
+    kafka.gateTable(watching);
+    awaitWatched(meters, 1);
+    kafka.garbage(kafka.topics.gateTables().name(), NODE);
+    awaitWatched(meters, 0); // a table it cannot read: the reflex watches nothing
+    assertThat(meters.get("quotaflow.enforcer.undecodable").tag("topic", kafka.topics.gateTables().name()).counter()
+        .count()).isEqualTo(1);
+    kafka.gateTable(watching);
+    awaitWatched(meters, 1);
+    kafka.gateTable(null);
+    awaitWatched(meters, 0); // withdrawn
+    kafka.gateTable(table(row(job.value(), true)));
+    kafka.gateTable(watching);
+    awaitWatched(meters, 1);
+    kafka.enforcement(Enforcement.DRY_RUN);
+    awaitWatched(meters, 0);
+    kafka.enforcement(Enforcement.ON);
+    awaitWatched(meters, 1);
+  }
+
+  private static GateTableTask row(String task, boolean interactive) {
+    return GateTableTask.newBuilder().setTask(task).setRole(GateTaskRole.RUNNING).setInteractive(interactive)
+        .setThresholdBytes(64 * MIB).setPeakBytes(256 * MIB).setAdmitted(false).build();
+  }
+
+  private static GateTable table(GateTableTask... rows) {
+    return GateTable.newBuilder().setNode(NODE).setTsMs(System.currentTimeMillis()).setMode(GateMode.COUNT)
+        .setHolders(List.of("holder")).setQueue(List.of()).setAdmitsNewPeak(false).setFreeSlots(0)
+        .setTasks(List.of(rows)).build();
+  }
+
+  private static void awaitWatched(PrometheusMeterRegistry meters, int tasks) {
+    KafkaWait.until(Duration.ofSeconds(30), "the reflex to watch " + tasks + " tasks",
+        () -> meters.get("quotaflow.enforcer.reflex.watched.tasks").gauge().value() == tasks);
   }
 
   /** What the climb over the threshold came to. */
