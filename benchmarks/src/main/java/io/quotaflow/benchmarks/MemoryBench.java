@@ -206,14 +206,14 @@ public final class MemoryBench implements Callable<Integer> {
           "rule", "worst MB", "seed", "p99 MB", "slowdown mean", "slowdown max", "reflex freezes");
       for (MemoryFrontier.Point p : points) {
         MemoryFigures f = p.figures();
-        out.printf(Locale.ROOT, "%s%s%-32s %9d %6d %7d %14.3f %13.2f %15d%n",
+        out.printf(Locale.ROOT, "%s%s%-32s %9d %6d %7d %14.4f %13.2f %15d%n",
             front.contains(p) ? "*" : " ", p.meetsGoal(budgetMb) ? "+" : " ", p.rule(), f.maxMib(), f.worstSeed(),
             f.p99Mib(), f.meanSlowdown(), f.maxSlowdown(), f.reflexFreezes());
       }
       MemoryFrontier.Point best = MemoryFrontier.best(points, budgetMb);
       out.printf(Locale.ROOT, "  Goal (<= %d MB on every seed at mean slowdown <= %.1fx): %s%n", budgetMb,
           MemoryFrontier.SLOWDOWN_GOAL, best == null ? "no rule reaches it"
-              : String.format(Locale.ROOT, "met by %s (%d MB, %.3fx)", best.rule(), best.figures().maxMib(),
+              : String.format(Locale.ROOT, "met by %s (%d MB, %.4fx)", best.rule(), best.figures().maxMib(),
                   best.figures().meanSlowdown()));
       Path file = outDir.resolve("memory-frontier-delay-" + delay + ".svg");
       MemoryFrontier.writeChart(file, String.format(Locale.ROOT,

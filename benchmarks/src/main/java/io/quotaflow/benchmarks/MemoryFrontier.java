@@ -49,11 +49,16 @@ final class MemoryFrontier {
 
   private MemoryFrontier() {}
 
-  /** The points no other point dominates, by mean slowdown (then memory). */
+  /**
+   * The points no other point dominates, by mean slowdown (then memory); of points with the same figures (rules
+   * that end up admitting alike), only the first.
+   */
   static List<Point> frontier(List<Point> points) {
     List<Point> out = new ArrayList<>();
     for (Point p : points) {
-      if (points.stream().noneMatch(q -> q.dominates(p))) {
+      boolean same = out.stream().anyMatch(q -> q.figures().maxMib() == p.figures().maxMib()
+          && q.figures().meanSlowdown() == p.figures().meanSlowdown());
+      if (!same && points.stream().noneMatch(q -> q.dominates(p))) {
         out.add(p);
       }
     }
