@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
         "Seed 004's memory experiment on the real PeakGate, gated OFF, COUNT and BUDGET, at several control delays.",
-        "Six poorly behaved tasks on a 4500 MB node. Prints node memory and task slowdown; writes SVG charts."
+        "Six poorly behaved tasks on a 4500 MB node. Prints node memory and task slowdown; writes SVG charts.",
+        "--reflex-hz models the enforcer's reflex; --frontier searches BUDGET's admission rules (issue 21)."
     })
 public final class MemoryBench implements Callable<Integer> {
 
@@ -242,6 +243,13 @@ public final class MemoryBench implements Callable<Integer> {
       MemoryFigures with = find(figures, GatingMode.BUDGET, delay, reflexHz);
       out.printf(Locale.ROOT, "  BUDGET max <= %d MB at delay %d: %d MB (without the reflex %d MB): %s%n",
           budgetMb, delay, with.maxMib(), without.maxMib(), with.maxMib() <= budgetMb ? "met" : "MISSED");
+    }
+    for (int delay : delays) {
+      MemoryFigures count = find(figures, GatingMode.COUNT, delay, reflexHz);
+      MemoryFigures budget = find(figures, GatingMode.BUDGET, delay, reflexHz);
+      out.printf(Locale.ROOT, "  Reflex freezes thawed by their lease running out at delay %d: COUNT %d of %d, "
+          + "BUDGET %d of %d%n", delay, count.reflexLeasesRunOut(), count.reflexFreezes(),
+          budget.reflexLeasesRunOut(), budget.reflexFreezes());
     }
   }
 

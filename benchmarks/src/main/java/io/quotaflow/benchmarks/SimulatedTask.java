@@ -63,7 +63,7 @@ final class SimulatedTask {
     return finishedAtTick >= 0;
   }
 
-  /** The tick at (or, when it ends part-way through a tick, before) which the task had done all its peaks; −1 while it runs. */
+  /** The first tick at or after the moment the task had done all its peaks; −1 while it runs. */
   int finishedAtTick() {
     return finishedAtTick;
   }

@@ -66,6 +66,9 @@ class MemoryBenchTest {
     assertThat(text).contains(String.format(
         "BUDGET max <= 4500 MB at delay 1: %d MB (without the reflex %d MB): %s", budgetWith, budgetWithout,
         budgetWith <= 4500 ? "met" : "MISSED"));
+    // The gate answers within a tick, long before the 10 s reflex lease.
+    assertThat(text).contains(String.format("Reflex freezes thawed by their lease running out at delay 1: COUNT 0 of %s, "
+        + "BUDGET 0 of %s", rows.get(2)[rows.get(2).length - 1], rows.get(3)[rows.get(3).length - 1]));
   }
 
   @Test
