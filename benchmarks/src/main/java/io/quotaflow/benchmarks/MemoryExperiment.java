@@ -24,7 +24,8 @@ import java.util.function.Consumer;
 
 /**
  * Seed 004's experiment: a node running a few poorly behaved tasks, sampled once a tick, with the real
- * {@link PeakGate} deciding and its decisions taking effect {@code delayTicks} ticks after the sample they answer.
+ * {@link PeakGate} deciding and its decisions taking effect {@code delayTicks} ticks after the sample they answer;
+ * optionally with the enforcer's reflex ({@link Reflex}) freezing between samples.
  *
  * @param tasks tasks on the node, all started at tick 0
  * @param budgetMib node memory the tasks should fit in (the gate's memory total)
@@ -44,8 +45,9 @@ record MemoryExperiment(
     return new MemoryExperiment(6, TaskShape.seed004(), 4500, 0, 1, 0);
   }
 
-  MemoryExperiment withRule(double fraction, long headroom) {
-    return new MemoryExperiment(tasks, shape, budgetMib, headroom, maxConcurrentPeaks, fraction);
+  /** The same node and tasks under another BUDGET admission rule. */
+  MemoryExperiment withRule(double newReserveFraction, long newHeadroomMib) {
+    return new MemoryExperiment(tasks, shape, budgetMib, newHeadroomMib, maxConcurrentPeaks, newReserveFraction);
   }
 
   static long bytes(long mib) {
