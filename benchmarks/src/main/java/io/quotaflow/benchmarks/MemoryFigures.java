@@ -12,6 +12,10 @@ import java.util.Map;
  * @param overshootMib how far the highest tick went above the budget; 0 when it never did
  * @param ticksOverBudgetPercent share of ticks with node memory above the budget
  * @param meanSlowdown per task, finishing tick against the same task in the ungated run of the same seed
+ * @param reflexHz the reflex's readings per second; 0 without one
+ * @param reflexFreezes freezes the reflex made, over all seeds
+ * @param reflexLeasesRunOut of those, the ones thawed by their reflex lease running out
+ * @param worstSeed the seed whose run reached {@code maxMib}
  */
 record MemoryFigures(
     GatingMode mode,
@@ -22,7 +26,11 @@ record MemoryFigures(
     double ticksOverBudgetPercent,
     double meanSlowdown,
     double maxSlowdown,
-    long maxHeadWaitMs) {
+    long maxHeadWaitMs,
+    int reflexHz,
+    int reflexFreezes,
+    int reflexLeasesRunOut,
+    long worstSeed) {
 
   static MemoryFigures of(List<MemoryRun> runs, Map<Long, MemoryRun> ungatedBySeed, long budgetMib) {
     MemoryRun first = runs.get(0);
@@ -34,7 +42,15 @@ record MemoryFigures(
     double slowdownMax = 0;
     int n = 0;
     long maxWait = 0;
+    int reflexFreezes = 0;
+    int leasesRunOut = 0;
+    MemoryRun worst = first;
     for (MemoryRun run : runs) {
+      reflexFreezes += run.reflexFreezes();
+      leasesRunOut += run.reflexLeasesRunOut();
+      if (run.maxMib() > worst.maxMib()) {
+        worst = run;
+      }
       MemoryRun ungated = ungatedBySeed.get(run.seed());
       for (int i = 0; i < run.finishTicks().length; i++) {
         double slowdown = (double) run.finishTicks()[i] / ungated.finishTicks()[i];
@@ -45,6 +61,7 @@ record MemoryFigures(
       maxWait = Math.max(maxWait, run.maxHeadWaitMs());
     }
     return new MemoryFigures(first.mode(), first.delayTicks(), max, p99, Math.max(0, max - budgetMib),
-        100.0 * over / all.length, slowdownSum / n, slowdownMax, maxWait);
+        100.0 * over / all.length, slowdownSum / n, slowdownMax, maxWait, first.reflexHz(), reflexFreezes,
+        leasesRunOut, worst.seed());
   }
 }

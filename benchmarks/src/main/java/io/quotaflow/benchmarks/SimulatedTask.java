@@ -4,7 +4,12 @@ import java.util.SplittableRandom;
 
 /**
  * One poorly behaved task of seed 004: a noisy baseline, and now and then a peak that ramps linearly up and back
- * down. Only running ticks move it on; a frozen task makes no progress and keeps its memory exactly.
+ * down. Only running time moves it on; a frozen task makes no progress and keeps its memory exactly.
+ *
+ * <p>A step of the model takes one tick ({@link MemoryExperiment#TICK_MS}) of running time. Within a step the
+ * memory moves linearly from where the step began to where it ends, so that a reflex reading between samples sees
+ * the task part-way, and a task frozen part-way stays exactly there and finishes the step once thawed. Run in
+ * whole ticks, it is the discrete model of the seed.
  */
 final class SimulatedTask {
 
@@ -17,6 +22,11 @@ final class SimulatedTask {
   private int peakTick;
   private int peaksDone;
   private long noiseMib;
+  /** Running time spent in the current step, 0 .. TICK_MS−1; 0 also means the next step is not drawn yet. */
+  private long stepMs;
+  private int nextPeakTick;
+  private int nextPeaksDone;
+  private long nextNoiseMib;
   private boolean frozen;
   private int finishedAtTick = -1;
 
@@ -33,7 +43,12 @@ final class SimulatedTask {
   }
 
   long memoryMib() {
-    return shape.baselineMib() + noiseMib + shape.rampMib(peakTick);
+    long from = memoryMib(peakTick, noiseMib);
+    if (stepMs == 0) {
+      return from;
+    }
+    long to = memoryMib(nextPeakTick, nextNoiseMib);
+    return from + Math.round((to - from) * (double) stepMs / MemoryExperiment.TICK_MS);
   }
 
   boolean frozen() {
@@ -48,27 +63,62 @@ final class SimulatedTask {
     return finishedAtTick >= 0;
   }
 
-  /** The tick at which the task had done all its peaks; −1 while it runs. */
+  /** The first tick at or after the moment the task had done all its peaks; −1 while it runs. */
   int finishedAtTick() {
     return finishedAtTick;
   }
 
   /** Moves the task from tick {@code tick} to the next one, unless it is frozen. */
   void step(int tick) {
-    if (frozen || finished()) {
+    run(tick * MemoryExperiment.TICK_MS, MemoryExperiment.TICK_MS);
+  }
+
+  /**
+   * Runs the task for {@code ms} milliseconds from time {@code startMs}, unless it is frozen. A step draws its
+   * randomness when it begins, with the peak probability of the tick it begins in.
+   */
+  void run(long startMs, long ms) {
+    if (frozen) {
       return;
     }
-    if (peakTick == 0) {
-      if (peakRandom.nextDouble() < shape.peakStartProbability(tick)) {
-        peakTick = 1;
+    long now = startMs;
+    long left = ms;
+    while (left > 0 && !finished()) {
+      if (stepMs == 0) {
+        drawStep((int) (now / MemoryExperiment.TICK_MS));
       }
-    } else if (++peakTick == shape.rampTicks()) {
-      peakTick = 0;
-      if (++peaksDone == shape.peaksToFinish()) {
-        finishedAtTick = tick + 1;
+      long take = Math.min(left, MemoryExperiment.TICK_MS - stepMs);
+      stepMs += take;
+      now += take;
+      left -= take;
+      if (stepMs == MemoryExperiment.TICK_MS) {
+        stepMs = 0;
+        peakTick = nextPeakTick;
+        peaksDone = nextPeaksDone;
+        noiseMib = nextNoiseMib;
+        if (peaksDone == shape.peaksToFinish()) {
+          finishedAtTick = (int) ((now + MemoryExperiment.TICK_MS - 1) / MemoryExperiment.TICK_MS);
+        }
       }
     }
-    noiseMib = drawNoise();
+  }
+
+  private void drawStep(int tick) {
+    nextPeakTick = peakTick;
+    nextPeaksDone = peaksDone;
+    if (peakTick == 0) {
+      if (peakRandom.nextDouble() < shape.peakStartProbability(tick)) {
+        nextPeakTick = 1;
+      }
+    } else if (++nextPeakTick == shape.rampTicks()) {
+      nextPeakTick = 0;
+      nextPeaksDone++;
+    }
+    nextNoiseMib = drawNoise();
+  }
+
+  private long memoryMib(int peakTick, long noiseMib) {
+    return shape.baselineMib() + noiseMib + shape.rampMib(peakTick);
   }
 
   private long drawNoise() {

@@ -14,7 +14,19 @@ final class SvgChart {
   /** One line; {@code dash} is an SVG dash array, or null for a solid line. */
   record Series(String label, String color, String dash, double[] values) {}
 
-  record Panel(String title, String unit, List<Series> series) {}
+  /**
+   * @param yFrom the y axis starts at the nice step at or below this (0 for most charts); values below it are
+   *     drawn at the bottom
+   * @param xMarks vertical lines marking a value on the x axis (a target, a limit)
+   */
+  record Panel(String title, String unit, List<Series> series, double yFrom, List<XMark> xMarks) {
+    Panel(String title, String unit, List<Series> series) {
+      this(title, unit, series, 0, List.of());
+    }
+  }
+
+  /** A dashed vertical line at {@code x}, labelled at its top. */
+  record XMark(double x, String label) {}
 
   /**
    * The x axis: every point's position from 0 to {@code span}, and the ticks drawn every {@code step} with
@@ -83,14 +95,15 @@ final class SvgChart {
   private static void renderPanel(StringBuilder svg, Panel panel, XAxis axis, int top) {
     int plotWidth = WIDTH - LEFT - RIGHT;
     int bottom = top + PANEL_HEIGHT;
-    double yStep = niceStep(maxOf(panel.series()) / MAX_Y_TICKS);
-    int yTicks = (int) Math.max(1, Math.ceil(maxOf(panel.series()) / yStep - 1e-9));
-    double yMax = yStep * yTicks;
+    double yStep = niceStep((maxOf(panel.series()) - panel.yFrom()) / MAX_Y_TICKS);
+    double yMin = yStep * Math.floor(panel.yFrom() / yStep + 1e-9);
+    int yTicks = (int) Math.max(1, Math.ceil((maxOf(panel.series()) - yMin) / yStep - 1e-9));
+    double yMax = yMin + yStep * yTicks;
     svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
         LEFT, top - 10, Markup.escape(panel.title())));
     // Horizontal grid and y labels.
     for (int i = 0; i <= yTicks; i++) {
-      double value = yStep * i;
+      double value = yMin + yStep * i;
       double y = bottom - (double) PANEL_HEIGHT * i / yTicks;
       svg.append(String.format(Locale.ROOT,
           "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", LEFT, y, LEFT + plotWidth, y));
@@ -112,6 +125,14 @@ final class SvgChart {
     svg.append(String.format(Locale.ROOT,
         "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>%n",
         LEFT, top, plotWidth, PANEL_HEIGHT));
+    for (XMark mark : panel.xMarks()) {
+      double x = LEFT + plotWidth * mark.x() / axis.span();
+      svg.append(String.format(Locale.ROOT,
+          "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#000\" stroke-dasharray=\"6,4\"/>%n",
+          x, top, x, bottom));
+      svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s</text>%n", x + 4, top + 14,
+          Markup.escape(mark.label())));
+    }
     // Lines, then the legend under the axis so it never hides a line.
     int legendX = LEFT;
     for (Series series : panel.series()) {
@@ -119,7 +140,8 @@ final class SvgChart {
       StringBuilder dots = new StringBuilder();
       for (int i = 0; i < axis.values().length && i < series.values().length; i++) {
         double x = LEFT + plotWidth * axis.values()[i] / axis.span();
-        double y = bottom - PANEL_HEIGHT * Math.min(series.values()[i], yMax) / yMax;
+        double clamped = Math.max(yMin, Math.min(series.values()[i], yMax));
+        double y = bottom - PANEL_HEIGHT * (clamped - yMin) / (yMax - yMin);
         points.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
         if (axis.markers()) {
           dots.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>%n",

@@ -31,6 +31,7 @@ class MemoryFiguresTest {
     assertThat(f.meanSlowdown()).isEqualTo((2.0 + 1.0 + 1.0 + 2.0) / 4, offset(1e-9));
     assertThat(f.maxSlowdown()).isEqualTo(2.0);
     assertThat(f.maxHeadWaitMs()).isEqualTo(9_000);
+    assertThat(f.worstSeed()).isEqualTo(1);
   }
 
   @Test

@@ -27,6 +27,18 @@ public final class PeakGate {
   private final TreeMap<String, TaskEntry> tasks = new TreeMap<>();
   /** Tasks changed or removed since the last {@link #drainChanges()}: what a processor writes back. */
   private final TreeSet<String> dirty = new TreeSet<>();
+  private final PeakSlotAdmission.Sizes sizes = new PeakSlotAdmission.Sizes() {
+    @Override
+    public long peakBytes(TaskEntry task) {
+      return PeakGate.this.peakBytes(task);
+    }
+
+    @Override
+    public long thresholdBytes(TaskEntry task) {
+      Long threshold = PeakGate.this.thresholdBytes(task);
+      return threshold == null ? 0 : threshold;
+    }
+  };
   private PeakGateConfig config;
   private long streamTimeMs = Long.MIN_VALUE;
   private long lateSamples;
@@ -243,18 +255,15 @@ public final class PeakGate {
     List<TaskEntry> queue = queue();
     List<String> holders = new ArrayList<>();
     List<GateTable.Row> rows = new ArrayList<>();
-    long committedBytes = 0;
     for (TaskEntry e : tasks.values()) {
       if (!e.live) {
         continue;
       }
-      boolean holding = e.role == GateRole.HOLDING;
-      committedBytes += holding ? Math.max(peakBytes(e), e.usageBytes) : e.usageBytes;
-      if (holding) {
+      if (e.role == GateRole.HOLDING) {
         holders.add(e.task);
       }
-      Long normal = normalBytes(e);
-      if (normal == null) {
+      Long threshold = thresholdBytes(e);
+      if (threshold == null) {
         continue;
       }
       boolean admitted = switch (e.role) {
@@ -262,8 +271,7 @@ public final class PeakGate {
         case WAITING -> false;
         case RUNNING -> config.mode() == GatingMode.OFF || admitsNow(e);
       };
-      rows.add(new GateTable.Row(e.task, e.role, e.interactive(),
-          (long) Math.floor(config.peakThresholdRatio() * normal), peakBytes(e), admitted));
+      rows.add(new GateTable.Row(e.task, e.role, e.interactive(), threshold, peakBytes(e), admitted));
     }
     Integer freeSlots = null;
     Long bytesLeft = null;
@@ -274,7 +282,8 @@ public final class PeakGate {
         admitsNewPeak = queue.isEmpty() && freeSlots > 0;
       }
       case BUDGET -> {
-        bytesLeft = config.budgetBytes() - committedBytes;
+        // The same sum admission compares with the budget, so bytes_left and the rows' admitted agree.
+        bytesLeft = config.budgetBytes() - PeakSlotAdmission.committedBytes(config, null, tasks.values(), sizes);
         admitsNewPeak = queue.isEmpty() && (holders.isEmpty() || bytesLeft > 0);
       }
       default -> admitsNewPeak = true;
@@ -419,7 +428,7 @@ public final class PeakGate {
 
   /** Whether a running task that approaches its peak now would hold a slot rather than wait. */
   private boolean admitsNow(TaskEntry e) {
-    return e.interactive() || (queue().isEmpty() && PeakSlotAdmission.admits(config, e, tasks.values(), this::peakBytes));
+    return e.interactive() || (queue().isEmpty() && PeakSlotAdmission.admits(config, e, tasks.values(), sizes));
   }
 
   /** After any change: thaw queue heads into free slots, strictly in order, then renew leases still waiting. */
@@ -442,7 +451,7 @@ public final class PeakGate {
     int admitted = 0;
     for (TaskEntry head : queue) {
       // A head that does not fit blocks those behind it, even smaller ones: that is what rules out starvation.
-      if (!PeakSlotAdmission.admits(config, head, tasks.values(), this::peakBytes)) {
+      if (!PeakSlotAdmission.admits(config, head, tasks.values(), sizes)) {
         break;
       }
       head.role = GateRole.HOLDING;
@@ -486,6 +495,12 @@ public final class PeakGate {
       return e.spec.memoryNormalBytes();
     }
     return profileOf(e).map(MemoryProfile::normalBytes).orElse(null);
+  }
+
+  /** The usage above which a task approaches its peak, as the table gives it; null without a normal. */
+  private Long thresholdBytes(TaskEntry e) {
+    Long normal = normalBytes(e);
+    return normal == null ? null : (long) Math.floor(config.peakThresholdRatio() * normal);
   }
 
   /** The spec's peak, else the learned one, else the most this run has used so far. */

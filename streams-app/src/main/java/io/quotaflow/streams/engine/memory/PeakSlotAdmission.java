@@ -1,20 +1,25 @@
 package io.quotaflow.streams.engine.memory;
 
 import java.util.Collection;
-import java.util.function.ToLongFunction;
 
 /** Whether one more task may hold a peak slot: the COUNT and BUDGET rules of DESIGN §4. */
 final class PeakSlotAdmission {
 
   private PeakSlotAdmission() {}
 
+  /** What admission needs to know of a task besides its state: its expected peak and its threshold. */
+  interface Sizes {
+    long peakBytes(TaskEntry task);
+
+    /** Usage above which the task approaches its peak; 0 when the gate knows no normal for it. */
+    long thresholdBytes(TaskEntry task);
+  }
+
   /**
    * @param candidate a live task that is not yet a holder
    * @param tasks every task the gate knows, the candidate included
-   * @param peakBytes a task's expected peak
    */
-  static boolean admits(
-      PeakGateConfig config, TaskEntry candidate, Collection<TaskEntry> tasks, ToLongFunction<TaskEntry> peakBytes) {
+  static boolean admits(PeakGateConfig config, TaskEntry candidate, Collection<TaskEntry> tasks, Sizes sizes) {
     int holders = 0;
     for (TaskEntry t : tasks) {
       if (t.role == GateRole.HOLDING) {
@@ -27,22 +32,31 @@ final class PeakSlotAdmission {
       case BUDGET:
         // One holder is always admitted: otherwise a node whose other tasks alone exceed the budget would never
         // let anyone finish a peak, and the queue would starve.
-        return holders == 0 || committedBytes(candidate, tasks, peakBytes) <= config.budgetBytes();
+        return holders == 0 || committedBytes(config, candidate, tasks, sizes) <= config.budgetBytes();
       default:
         return false;
     }
   }
 
-  /** Σ peak of holders with the candidate among them + Σ current usage of every other live task. */
-  static long committedBytes(TaskEntry candidate, Collection<TaskEntry> tasks, ToLongFunction<TaskEntry> peakBytes) {
+  /**
+   * Σ peak of holders, with the candidate among them (none when null) + Σ of every other live task's usage and
+   * {@code budgetReserveFraction} of the way it may still grow to its threshold unseen.
+   */
+  static long committedBytes(PeakGateConfig config, TaskEntry candidate, Collection<TaskEntry> tasks, Sizes sizes) {
+    double reserve = config.budgetReserveFraction();
     long sum = 0;
     for (TaskEntry t : tasks) {
       if (!t.live) {
         continue;
       }
       boolean holder = t == candidate || t.role == GateRole.HOLDING;
-      // A holder above its expected peak counts with what it really uses.
-      sum += holder ? Math.max(peakBytes.applyAsLong(t), t.usageBytes) : t.usageBytes;
+      if (holder) {
+        // A holder above its expected peak counts with what it really uses.
+        sum += Math.max(sizes.peakBytes(t), t.usageBytes);
+      } else {
+        long growth = Math.max(0, sizes.thresholdBytes(t) - t.usageBytes);
+        sum += t.usageBytes + (reserve == 0 ? 0 : Math.round(reserve * growth));
+      }
     }
     return sum;
   }
