@@ -5,6 +5,7 @@ import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeDecision;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
@@ -63,6 +64,7 @@ public final class ReplayRun {
       TestInputTopic<String, NodeStatus> nodes = offline.input(topics.nodes());
       TestInputTopic<String, ClusterConfig> cluster = offline.input(topics.clusterConfig());
       TestInputTopic<String, PoolConfig> pools = offline.input(topics.poolConfigs());
+      TestInputTopic<String, EnforcementResult> results = offline.input(topics.enforcementResults());
       Collector out = new Collector(offline, keepFromMs, toMs);
 
       boolean clusterSeen = merged.stream().anyMatch(r -> r.kind() == InputRecord.Kind.CLUSTER);
@@ -84,6 +86,7 @@ public final class ReplayRun {
           case NODE -> nodes.pipeInput(r.key(), (NodeStatus) r.value(), r.timestampMs());
           case CLUSTER -> cluster.pipeInput(r.key(), overrides.cluster((ClusterConfig) r.value()), r.timestampMs());
           case POOL -> pools.pipeInput(r.key(), overrides.pool(r.key(), (PoolConfig) r.value()), r.timestampMs());
+          case RESULT -> results.pipeInput(r.key(), (EnforcementResult) r.value(), r.timestampMs());
           default -> throw new IllegalStateException("no such input kind " + r.kind());
         }
         if (++piped % DRAIN_EVERY == 0) {

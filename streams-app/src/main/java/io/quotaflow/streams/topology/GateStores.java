@@ -151,6 +151,9 @@ final class GateStores {
       tablesLoaded.remove(node); // read again should the node come back
       return;
     }
+    if (gate.streamTimeMs() == Long.MIN_VALUE) {
+      return; // no sample yet, so no time and no live task: nothing for the reflex to watch, the first sample publishes
+    }
     GateTable table = gate.table();
     if (!table.worthPublishingAfter(last)) {
       return;
