@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -126,6 +128,8 @@ public final class ReplayRun {
     private final TestOutputTopic<String, PoolState> poolTopic;
     private final TestOutputTopic<String, ConfigBroadcast> broadcastTopic;
     private final TestOutputTopic<byte[], byte[]> dlqTopic;
+    /** Not compared (nothing reads them but the enforcers' reflex): read undecoded so the driver does not keep them. */
+    private final TestOutputTopic<String, byte[]> tablesTopic;
     private final Topics topics;
     final List<Timed<CpuDecision>> cpu = new ArrayList<>();
     final List<Timed<FreezeDecision>> freeze = new ArrayList<>();
@@ -144,6 +148,9 @@ public final class ReplayRun {
       poolTopic = offline.output(topics.poolState());
       broadcastTopic = offline.output(topics.configBroadcast());
       dlqTopic = offline.output(topics.dlq());
+      tablesTopic = offline.driver().createOutputTopic(topics.gateTables().name(),
+          new StringDeserializer(),
+          new ByteArrayDeserializer());
     }
 
     void drain() {
@@ -172,6 +179,9 @@ public final class ReplayRun {
       }
       if (produced.contains(topics.dlq().name())) {
         rejected += dlqTopic.readRecordsToList().size();
+      }
+      if (produced.contains(topics.gateTables().name())) {
+        tablesTopic.readRecordsToList();
       }
     }
 

@@ -168,6 +168,8 @@ class RestartDeterminismIntegrationTest {
     assertThat(expectedFreezes.values().stream().flatMap(List::stream).map(FreezeDecision::getReason))
         .contains("PEAK_SLOT_BUSY", "SLOT_FREED");
     int expectedTableCount = expectedTables.values().stream().mapToInt(List::size).sum();
+    System.out.printf("reference run: %d CPU decisions, %d freeze decisions, %d gate tables over %d nodes x %d s%n",
+        expectedCount, expectedFreezeCount, expectedTableCount, NODES, SECONDS);
     assertThat(expectedTables).hasSize(NODES);
     assertThat(expectedTableCount).as("each node's table changes as its tasks peak").isGreaterThan(NODES * 4);
 
