@@ -66,8 +66,7 @@ final class SilentNodes {
         nextCheckMs = t + PeakGateProcessor.PUNCTUATE_EVERY.toMillis();
       }
       partitionTimeMs[partition] = Math.max(partitionTimeMs[partition], t);
-      // A reflex freeze's ts_ms is its node's clock too: the gate pairs it with the record's time as a sample's.
-      if (r.kind().isStream() && r.key() != null) {
+      if (r.kind() == InputRecord.Kind.SAMPLE && r.key() != null) {
         String node = TaskKey.nodeOf(r.key());
         lastSampleMs.put(node, t);
         partitionOfNode.put(node, partition);

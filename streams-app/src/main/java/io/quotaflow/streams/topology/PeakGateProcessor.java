@@ -143,9 +143,11 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
 
   /**
    * The enforcer of the node froze the task by reflex (only such results pass the check). Its ts_ms
-   * is the node's own clock, like a sample's, so the gate runs on it and the record's time pairs with
-   * it as a sample's does. A result without a reading (an enforcer older than read_memory_bytes) says
-   * nothing new about the task's usage: the gate judges it by its last sample.
+   * is the node's own clock, like a sample's, so the gate runs on it. Its record time is the
+   * enforcer's (results are not appended with the broker's time as samples are), so it is not
+   * paired with the gate's time for the silent-node punctuator: only samples are. A result without
+   * a reading (an enforcer older than read_memory_bytes) says nothing new about the task's usage:
+   * the gate judges it by its last sample.
    */
   private void onReflexFreeze(EnforcementResult result, long timestampMs) {
     NodeGate node = stores.load(result.getNode());
@@ -153,7 +155,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     long usageBytes = result.getReadMemoryBytes() != null
         ? result.getReadMemoryBytes() : lastSampledUsage(gate, result.getTask());
     stores.publish(gate.onReflexFreeze(result.getTask(), result.getTsMs(), usageBytes), timestampMs);
-    stores.save(node.sampled(timestampMs), timestampMs);
+    stores.save(node, timestampMs);
   }
 
   /** The task's usage at its last sample; 0 for a task the gate does not know (which it overrules anyway). */
