@@ -7,6 +7,7 @@ import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.TaskSpec;
@@ -54,6 +55,7 @@ public final class Simulator implements AutoCloseable {
   private final TestInputTopic<String, NodeStatus> nodes;
   private final TestInputTopic<String, ClusterConfig> cluster;
   private final TestInputTopic<String, PoolConfig> pools;
+  private final TestInputTopic<String, EnforcementResult> results;
   private final List<Output<?>> outputs = new ArrayList<>();
 
   /** One output topic and its short name in the JSON lines. */
@@ -74,6 +76,7 @@ public final class Simulator implements AutoCloseable {
     nodes = input(topics.nodes());
     cluster = input(topics.clusterConfig());
     pools = input(topics.poolConfigs());
+    results = input(topics.enforcementResults());
     output(topics.cpuDecisions(), "cpu-decisions");
     output(topics.freezeDecisions(), "freeze-decisions");
     output(topics.poolState(), "pool-state");
@@ -147,6 +150,11 @@ public final class Simulator implements AutoCloseable {
       }
       case "cluster" -> cluster.pipeInput(key, read(value, ClusterConfig.class, true), timestamp(line, null));
       case "pool" -> pools.pipeInput(key, read(value, PoolConfig.class, true), timestamp(line, null));
+      case "result" -> {
+        // An enforcer's result: the topology reads only its reflex freezes (docs/memory-gating.md, The reflex).
+        EnforcementResult result = read(value, EnforcementResult.class, false);
+        results.pipeInput(key, result, timestamp(line, result.getTsMs()));
+      }
       default -> throw new IllegalStateException("InputLine lets through only " + InputLine.TYPES + ", not " + line.type());
     }
   }
@@ -165,7 +173,7 @@ public final class Simulator implements AutoCloseable {
       case "cluster" -> filled.putIfAbsent("cluster", JsonRecords.MAPPER.getNodeFactory().textNode(key));
       case "pool" -> filled.putIfAbsent("pool", JsonRecords.MAPPER.getNodeFactory().textNode(key));
       case "node" -> filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(key));
-      case "task", "sample" -> {
+      case "task", "sample", "result" -> {
         try {
           TaskKey task = TaskKey.parse(key);
           filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(task.node()));
@@ -184,7 +192,7 @@ public final class Simulator implements AutoCloseable {
   private static <T extends SpecificRecord> T read(JsonNode value, Class<T> type, boolean tombstoneAllowed) {
     if (value == null || value.isNull()) {
       if (!tombstoneAllowed) {
-        throw new IllegalArgumentException("\"value\" is missing: samples are never tombstones");
+        throw new IllegalArgumentException("\"value\" is missing: samples and results are never tombstones");
       }
       return null;
     }
