@@ -28,8 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The enforcer's reading side: exactly the node's partition of {@code cpu-decisions} and of
- * {@code freeze-decisions}, and {@code cluster-config}, assigned directly (no consumer group, no
+ * The enforcer's reading side: exactly the node's partition of {@code cpu-decisions}, of
+ * {@code freeze-decisions} and of {@code gate-tables}, and {@code cluster-config}, assigned directly (no consumer group, no
  * committed offsets: every start reads the compacted topics from the beginning), read_committed
  * so only the streams app's committed transactions are seen.
  *
@@ -70,7 +70,7 @@ final class DecisionFeed implements AutoCloseable {
    */
   boolean assign() {
     List<TopicPartition> partitions = new ArrayList<>();
-    for (Topic<String, ?> topic : List.of(topics.cpuDecisions(), topics.freezeDecisions())) {
+    for (Topic<String, ?> topic : List.of(topics.cpuDecisions(), topics.freezeDecisions(), topics.gateTables())) {
       List<PartitionInfo> infos = partitionsFor(topic.name());
       if (infos.isEmpty()) {
         return false;
@@ -165,6 +165,7 @@ final class DecisionFeed implements AutoCloseable {
         case CPU -> new FeedRecord.Cpu(ref, key, value(topics.cpuDecisions(), record));
         case FREEZE -> new FeedRecord.Freeze(ref, key, value(topics.freezeDecisions(), record));
         case CLUSTER -> new FeedRecord.Cluster(ref, key, value(topics.clusterConfig(), record));
+        case GATE -> new FeedRecord.Gate(ref, key, value(topics.gateTables(), record));
       };
     } catch (SerializationException e) {
       return new FeedRecord.Undecodable(ref, key, kind, e.getMessage());
@@ -177,6 +178,9 @@ final class DecisionFeed implements AutoCloseable {
     }
     if (topic.equals(topics.freezeDecisions().name())) {
       return FeedRecord.Kind.FREEZE;
+    }
+    if (topic.equals(topics.gateTables().name())) {
+      return FeedRecord.Kind.GATE;
     }
     return FeedRecord.Kind.CLUSTER;
   }

@@ -39,16 +39,38 @@ public final class Enforcer implements AutoCloseable {
    * @param leaseThawInterval at most one lease-expiry thaw per this interval
    * @param freezeTimeout how long a freeze or thaw may take before it counts as failed
    * @param clientProperties Kafka client settings (bootstrap, SASL, TLS)
+   * @param reflexHz readings per second of the memory reflex; 0: no reflex
+   * @param reflexLease how long a reflex freeze holds unless the gate adopts or overrules it
    */
   public record Settings(String node, boolean dryRun, Path stateFile, Duration leaseThawInterval,
-      Duration freezeTimeout, Map<String, Object> clientProperties) {
+      Duration freezeTimeout, Map<String, Object> clientProperties, int reflexHz, Duration reflexLease) {
 
     public static final Duration DEFAULT_LEASE_THAW_INTERVAL = Duration.ofSeconds(5);
     public static final Duration DEFAULT_FREEZE_TIMEOUT = Duration.ofSeconds(10);
+    public static final int DEFAULT_REFLEX_HZ = 10;
+    public static final int MAX_REFLEX_HZ = 1000;
+    public static final Duration DEFAULT_REFLEX_LEASE = Duration.ofSeconds(10);
 
     public Settings {
       Ids.requireValid("node", node);
       clientProperties = Map.copyOf(clientProperties);
+      if (reflexHz < 0 || reflexHz > MAX_REFLEX_HZ) {
+        throw new IllegalArgumentException("--reflex-hz must be 0 (off) to " + MAX_REFLEX_HZ + ", was " + reflexHz);
+      }
+      if (reflexLease.isNegative() || reflexLease.isZero()) {
+        throw new IllegalArgumentException("--reflex-lease must be more than 0, was " + reflexLease);
+      }
+    }
+
+    /** With the reflex's defaults: 10 readings a second, a 10 s reflex lease. */
+    public Settings(String node, boolean dryRun, Path stateFile, Duration leaseThawInterval, Duration freezeTimeout,
+        Map<String, Object> clientProperties) {
+      this(node, dryRun, stateFile, leaseThawInterval, freezeTimeout, clientProperties, DEFAULT_REFLEX_HZ,
+          DEFAULT_REFLEX_LEASE);
+    }
+
+    public Settings withReflex(int hz, Duration lease) {
+      return new Settings(node, dryRun, stateFile, leaseThawInterval, freezeTimeout, clientProperties, hz, lease);
     }
   }
 
@@ -93,7 +115,8 @@ public final class Enforcer implements AutoCloseable {
     StateFile stateFile = StateFile.open(settings.stateFile());
     try {
       EnforcerMetrics metrics = new EnforcerMetrics(meters);
-      metrics.reads(List.of(topics.cpuDecisions().name(), topics.freezeDecisions().name(), topics.clusterConfig().name()));
+      metrics.reads(List.of(topics.cpuDecisions().name(), topics.freezeDecisions().name(), topics.gateTables().name(),
+          topics.clusterConfig().name()));
       NodeLedger ledger = NodeLedger.load(stateFile, settings.node(), cgroups.describe(),
           new LeaseBook(settings.leaseThawInterval().toMillis()));
       CgroupActuator actuator = new CgroupActuator(cgroups, settings.freezeTimeout(), metrics);
@@ -106,10 +129,12 @@ public final class Enforcer implements AutoCloseable {
         throw e;
       }
       NodeEnforcement enforcement = new NodeEnforcement(settings.node(), settings.dryRun(), actuator, ledger, results,
-          metrics, Clock.systemUTC());
+          metrics, Clock.systemUTC(), new ReflexWatcher(cgroups), settings.reflexLease().toMillis(),
+          topics.gateTables().name());
       Enforcer enforcer = new Enforcer(settings, stateFile, feed, results, enforcement, metrics);
-      LOG.info("Enforcer for node {} on {}; state file {}{}", settings.node(), cgroups.describe(), stateFile.path(),
-          settings.dryRun() ? "; --dry-run: no cgroup value is ever written" : "");
+      LOG.info("Enforcer for node {} on {}; state file {}{}; {}", settings.node(), cgroups.describe(), stateFile.path(),
+          settings.dryRun() ? "; --dry-run: no cgroup value is ever written" : "", settings.reflexHz() == 0
+              ? "memory reflex off" : "memory reflex at " + settings.reflexHz() + " Hz, lease " + settings.reflexLease());
       enforcer.thread.start();
       return enforcer;
     } catch (IOException | RuntimeException e) {
@@ -141,9 +166,14 @@ public final class Enforcer implements AutoCloseable {
       }
       enforcement.startEnforcing();
       phase = Phase.RUNNING;
+      ReflexClock reflex = new ReflexClock(settings.reflexHz(), System.nanoTime());
       while (stopRequested.getCount() > 0) {
-        for (FeedRecord record : feed.poll(POLL)) {
+        // The poll returns early with records, and in time for the reflex's next reading.
+        for (FeedRecord record : feed.poll(reflex.waitBefore(POLL, System.nanoTime()))) {
           enforcement.handle(record);
+        }
+        if (reflex.due(System.nanoTime())) {
+          enforcement.reflex();
         }
         enforcement.tick();
         if (feed.retryRequested() && pause(BACKOFF)) {
@@ -168,6 +198,7 @@ public final class Enforcer implements AutoCloseable {
       closeQuietly(feed);
       closeQuietly(results);
       closeQuietly(stateFile);
+      enforcement.closeReflex();
       metrics.close();
       stopped.countDown();
     }

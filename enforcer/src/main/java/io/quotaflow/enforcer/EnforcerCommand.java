@@ -16,7 +16,8 @@ import picocli.CommandLine.Mixin;
  */
 @Command(name = "enforcer", mixinStandardHelpOptions = true, versionProvider = QuotaflowVersion.class,
     description = {"Apply this node's CPU and freeze decisions to its cgroups and publish what was done to enforcement-results.",
-        "Reads only the node's partition of cpu-decisions and freeze-decisions, and cluster-config (the kill switch).",
+        "Reads only the node's partition of cpu-decisions, freeze-decisions and gate-tables, and cluster-config (the kill switch).",
+        "Between samples, its memory reflex freezes a task that crosses its threshold while the gate admits no peak for it.",
         "Example: quotaflow enforcer --dry-run"})
 public final class EnforcerCommand implements Callable<Integer> {
 

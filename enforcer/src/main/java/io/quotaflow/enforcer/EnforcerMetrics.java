@@ -43,13 +43,22 @@ final class EnforcerMetrics implements AutoCloseable {
       Duration.ofSeconds(1), Duration.ofMillis(1500), Duration.ofSeconds(2), Duration.ofSeconds(3),
       Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30)};
 
+  /** The reflex: a reading, then a freeze that waits for the kernel; its goal is 100 ms from crossing to FROZEN. */
+  private static final Duration[] REFLEX_BUCKETS = {
+      Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
+      Duration.ofMillis(50), Duration.ofMillis(75), Duration.ofMillis(100), Duration.ofMillis(150),
+      Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(5)};
+
   private final MeterRegistry registry;
+  private final Counter reflexFreezes;
+  private final Timer reflexDelay;
   private final Map<EnforcementKind, Map<EnforcementStatus, Counter>> results = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> applyLatency = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> decisionDelay = new EnumMap<>(EnforcementKind.class);
   private final Map<EnforcementKind, Timer> controlDelay = new EnumMap<>(EnforcementKind.class);
   /** Skip reasons besides {@link Step.SkipReason}'s, named where the records are read. */
-  private static final List<String> FEED_SKIP_REASONS = List.of("other_node", "unkeyed", "withdrawn", "missing_reported");
+  private static final List<String> FEED_SKIP_REASONS = List.of("other_node", "unkeyed", "withdrawn", "missing_reported",
+      "before_reflex");
 
   /** Null while starting: no mode is in force until the cluster config was read. */
   private final AtomicReference<Mode> mode = new AtomicReference<>();
@@ -93,6 +102,11 @@ final class EnforcerMetrics implements AutoCloseable {
     for (Step.SkipReason reason : Step.SkipReason.values()) {
       skipped(reason.name().toLowerCase(Locale.ROOT), 0);
     }
+    reflexFreezes = Counter.builder("quotaflow.enforcer.reflex.freezes")
+        .description("Tasks the memory reflex froze between samples (results REFLEX_FROZEN)").register(registry);
+    reflexDelay = Timer.builder("quotaflow.enforcer.reflex.delay")
+        .description("Memory reflex: from the reading that crossed a task's threshold to the kernel reporting FROZEN")
+        .serviceLevelObjectives(REFLEX_BUCKETS).register(registry);
     registry.counter("quotaflow.enforcer.publish.failures");
     registry.counter("quotaflow.enforcer.state.file.failures");
     for (Admission.Why why : Admission.Why.values()) {
@@ -120,6 +134,12 @@ final class EnforcerMetrics implements AutoCloseable {
   /** A decision received while tailing was applied at {@code nowMs}: sample → decision applied. */
   void controlDelay(EnforcementKind kind, DecisionRef decision, long nowMs) {
     controlDelay.get(kind).record(Math.max(0, nowMs - decision.recordTimestampMs()), TimeUnit.MILLISECONDS);
+  }
+
+  /** The reflex froze a task {@code nanos} after the reading that crossed its threshold. */
+  void reflexFreeze(long nanos) {
+    reflexFreezes.increment();
+    reflexDelay.record(Math.max(0, nanos), TimeUnit.NANOSECONDS);
   }
 
   /** A decision that needed no answer: another node's, {@code apply=false}, a stale FREEZE, a tombstone. */
@@ -154,7 +174,9 @@ final class EnforcerMetrics implements AutoCloseable {
   }
 
   /** Gauges read live from the enforcer's thread-safe views. */
-  void gauges(Supplier<Number> tasks, Supplier<Number> frozenByUs) {
+  void gauges(Supplier<Number> tasks, Supplier<Number> frozenByUs, Supplier<Number> reflexWatched) {
+    gauges.add(Gauge.builder("quotaflow.enforcer.reflex.watched.tasks", reflexWatched)
+        .description("Tasks whose memory the reflex reads between samples").register(registry));
     gauges.add(Gauge.builder("quotaflow.enforcer.tasks", tasks).description("Tasks of this node with a current decision")
         .register(registry));
     gauges.add(Gauge.builder("quotaflow.enforcer.frozen.groups", frozenByUs).description("Groups this enforcer froze and holds a lease on")

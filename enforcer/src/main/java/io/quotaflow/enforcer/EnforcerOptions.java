@@ -24,6 +24,7 @@ public final class EnforcerOptions {
   // For the help texts, which need constants: Enforcer.Settings' defaults, as Durations.format writes them.
   static final String DEFAULT_LEASE_THAW_INTERVAL = "5s";
   static final String DEFAULT_FREEZE_TIMEOUT = "10s";
+  static final String DEFAULT_REFLEX_LEASE = "10s";
 
   @Option(names = "--dry-run", defaultValue = "${env:QUOTAFLOW_ENFORCER_DRY_RUN:-false}",
       description = "Never write a cgroup value, whatever the cluster's enforcement says: report DRY_RUN instead"
@@ -53,6 +54,18 @@ public final class EnforcerOptions {
       description = "Deprecated: --freeze-timeout in milliseconds.")
   Long freezeTimeoutMs;
 
+  @Option(names = "--reflex-hz", paramLabel = "HZ",
+      defaultValue = "${env:QUOTAFLOW_ENFORCER_REFLEX_HZ:-" + Enforcer.Settings.DEFAULT_REFLEX_HZ + "}",
+      description = "Memory reflex: readings a second of the memory of the tasks the node's last gate table lets it"
+          + " watch, freezing one that crosses its threshold between samples; 0 turns the reflex off"
+          + " (env QUOTAFLOW_ENFORCER_REFLEX_HZ; default ${DEFAULT-VALUE}).")
+  int reflexHz;
+
+  @Option(names = "--reflex-lease", paramLabel = "DURATION", converter = Durations.Positive.class,
+      description = "How long a reflex freeze holds unless the streams app adopts it (FREEZE) or overrules it (THAW),"
+          + " e.g. 10s (env QUOTAFLOW_ENFORCER_REFLEX_LEASE; default " + DEFAULT_REFLEX_LEASE + ").")
+  Duration reflexLease;
+
   @Option(names = "--http-port", paramLabel = "PORT",
       description = "/metrics and /health port (env QUOTAFLOW_ENFORCER_HTTP_PORT, QUOTAFLOW_HTTP_PORT deprecated;"
           + " default " + DEFAULT_HTTP_PORT + "; 0: any free port).")
@@ -81,7 +94,9 @@ public final class EnforcerOptions {
         "QUOTAFLOW_ENFORCER_FREEZE_TIMEOUT", Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT, true, warnings);
     Path state = stateFile != null ? stateFile
         : Path.of(System.getProperty("user.home"), ".quotaflow", "enforcer", id + ".json");
-    return new Enforcer.Settings(id, dryRun, state, thawInterval, timeout, clientProperties);
+    Duration lease = duration(reflexLease, "--reflex-lease", null, "QUOTAFLOW_ENFORCER_REFLEX_LEASE",
+        Enforcer.Settings.DEFAULT_REFLEX_LEASE, true, warnings);
+    return new Enforcer.Settings(id, dryRun, state, thawInterval, timeout, clientProperties, reflexHz, lease);
   }
 
   /**

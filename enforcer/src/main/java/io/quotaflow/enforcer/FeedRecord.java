@@ -3,6 +3,7 @@ package io.quotaflow.enforcer;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 
 /** One record of the topics the enforcer reads, decoded; a null value is a tombstone. */
 sealed interface FeedRecord {
@@ -17,13 +18,17 @@ sealed interface FeedRecord {
 
   record Cluster(DecisionRef ref, String key, ClusterConfig value) implements FeedRecord {}
 
+  /** The node's memory gate as the streams app last published it (keyed node): what the reflex watches by. */
+  record Gate(DecisionRef ref, String key, GateTable value) implements FeedRecord {}
+
   /** A record whose value does not decode (bad bytes, unknown schema id); {@code topicKind} says which feed. */
   record Undecodable(DecisionRef ref, String key, Kind topicKind, String error) implements FeedRecord {}
 
-  /** Which of the three topics a record came from. */
+  /** Which of the four topics a record came from. */
   enum Kind {
     CPU,
     FREEZE,
-    CLUSTER
+    CLUSTER,
+    GATE
   }
 }

@@ -99,6 +99,57 @@ final class FreezeEnforcement {
     }
   }
 
+  /**
+   * The memory reflex froze {@code freeze.task()} on its own (docs/enforcer.md "The memory reflex"):
+   * under a reflex lease, saved before the freezer is written like any lease, answered
+   * {@code REFLEX_FROZEN} naming the gate-tables record it acted on. From then on it is an ordinary
+   * own freeze: a FREEZE decision renews it to its full lease (the gate adopted it), a THAW lifts it
+   * (overruled), and otherwise its lease runs out ({@code LEASE_EXPIRED}). A group frozen by someone
+   * else is left to them, silently: no decision asked for anything.
+   *
+   * @param table the gate-tables record whose row made the task watched
+   * @param readAtNanos when the crossing reading was taken ({@link System#nanoTime()})
+   */
+  void reflexFreeze(ReflexRule.Freeze freeze, DecisionRef table, long leaseMs, long readAtNanos)
+      throws InterruptedException {
+    TaskId task = freeze.task();
+    CgroupActuator.FreezerRead before = actuator.freezerState(task);
+    if (before.failure() != null || before.state() != FreezerState.THAWED) {
+      LOG.debug("Reflex: not freezing {}: {}", task, before.failure() != null ? before.failure().detail() : before.state());
+      return;
+    }
+    long expiresAtMs = clock.millis() + leaseMs;
+    try {
+      ledger.hold(task, expiresAtMs, table);
+    } catch (IOException e) {
+      stateFileFailed("saving the reflex lease of " + task, e);
+      answers.publish(EnforcementKind.FREEZE, task, table, Outcome.of(EnforcementStatus.FAILED, "reflex: nothing"
+          + " written: the lease could not be saved to the state file (" + e.getMessage() + ")").withFrozen(false));
+      return;
+    }
+    Outcome frozen = actuator.freeze(task);
+    String why = "reflex: memory " + freeze.usageBytes() + " bytes crossed the threshold " + freeze.thresholdBytes()
+        + " bytes while the gate admits no peak for it";
+    switch (frozen.status()) {
+      case APPLIED -> {
+        metrics.reflexFreeze(System.nanoTime() - readAtNanos);
+        answers.publish(EnforcementKind.FREEZE, task, table, new Outcome(EnforcementStatus.REFLEX_FROZEN, why + "; "
+            + frozen.detail() + "; reflex lease until " + Instant.ofEpochMilli(expiresAtMs), null, true, false,
+            freeze.usageBytes()));
+      }
+      case UNCHANGED -> release(task); // frozen by someone else in the meantime: theirs
+      case FAILED -> {
+        if (Boolean.TRUE.equals(frozen.frozen())) {
+          endLeaseNow(task); // could not be thawed back: the expiry queue keeps trying
+        } else {
+          release(task);
+        }
+        answers.publish(EnforcementKind.FREEZE, task, table, frozen.withDetail(why + "; " + frozen.detail()));
+      }
+      default -> release(task); // gone or unsafe
+    }
+  }
+
   /** OFF: every group this enforcer froze is thawed at once (the operator's kill switch is not paced). */
   void thawAll(DecisionRef cause) throws InterruptedException {
     for (LeaseBook.Lease lease : ledger.leases().all()) {

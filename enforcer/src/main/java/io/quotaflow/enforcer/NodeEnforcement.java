@@ -5,8 +5,11 @@ import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@link CpuEnforcement} and {@link FreezeEnforcement}. docs/enforcer.md states the rules.
  *
  * <p>Lifecycle: {@link #absorb} every record up to the end offsets at start, then
- * {@link #startEnforcing} once, then {@link #handle} each new record and {@link #tick} often.
+ * {@link #startEnforcing} once, then {@link #handle} each new record, {@link #tick} often, and
+ * {@link #reflex} at the reflex's rate.
  */
 final class NodeEnforcement {
 
@@ -33,6 +37,15 @@ final class NodeEnforcement {
   private final Answers answers;
   private final CpuEnforcement cpu;
   private final FreezeEnforcement freeze;
+  private final ReflexWatcher watcher;
+  private final long reflexLeaseMs;
+  private final String gateTopic;
+
+  /** The node's last gate table (null: none, withdrawn, or one that did not decode) and where it was read. */
+  private GateTable gateTable;
+  private DecisionRef gateRef;
+  /** The reflex's readings of the tasks it watched last time, bytes. */
+  private Map<TaskId, Long> lastReadings = Map.of();
 
   /** While catching up: the latest decision record of each of the node's keys, per topic. */
   private final Map<String, FeedRecord> latestAtStart = new LinkedHashMap<>();
@@ -43,9 +56,16 @@ final class NodeEnforcement {
   private volatile int taskCount;
   private volatile int frozenCount;
   private volatile long newestDecisionTsMs = -1;
+  private volatile int reflexWatched;
 
+  /**
+   * @param watcher reads the memory of the tasks the reflex watches
+   * @param reflexLeaseMs how long a reflex freeze holds unless the gate adopts or overrules it
+   * @param gateTopic the gate-tables topic's name: a lease naming it is a reflex lease
+   */
   NodeEnforcement(String node, boolean dryRunFlag, CgroupActuator actuator, NodeLedger ledger,
-      ResultPublisher results, EnforcerMetrics metrics, Clock clock) {
+      ResultPublisher results, EnforcerMetrics metrics, Clock clock, ReflexWatcher watcher, long reflexLeaseMs,
+      String gateTopic) {
     this.node = node;
     this.dryRunFlag = dryRunFlag;
     this.ledger = ledger;
@@ -54,8 +74,11 @@ final class NodeEnforcement {
     this.answers = new Answers(node, book, results, metrics, clock);
     this.cpu = new CpuEnforcement(actuator, ledger, answers, metrics, clock);
     this.freeze = new FreezeEnforcement(actuator, ledger, answers, metrics, clock);
+    this.watcher = watcher;
+    this.reflexLeaseMs = reflexLeaseMs;
+    this.gateTopic = gateTopic;
     this.frozenCount = ledger.leases().all().size();
-    metrics.gauges(() -> taskCount, () -> frozenCount);
+    metrics.gauges(() -> taskCount, () -> frozenCount, () -> reflexWatched);
   }
 
   // ---- start: read to the end offsets, then act on the latest decision per task ----
@@ -64,6 +87,10 @@ final class NodeEnforcement {
   void absorb(FeedRecord record) {
     if (record instanceof FeedRecord.Cluster c) {
       acceptCluster(c);
+      return;
+    }
+    if (isGate(record)) {
+      onGate(record);
       return;
     }
     if (isClusterNoise(record)) {
@@ -106,6 +133,8 @@ final class NodeEnforcement {
   void handle(FeedRecord record) throws InterruptedException {
     if (record instanceof FeedRecord.Cluster c) {
       onCluster(c);
+    } else if (isGate(record)) {
+      onGate(record);
     } else if (!isClusterNoise(record)) {
       handleDecision(record, false);
     }
@@ -118,6 +147,34 @@ final class NodeEnforcement {
       freeze.tick();
       updateViews();
     }
+  }
+
+  /**
+   * One round of the memory reflex: reads the tasks the last gate table lets it watch and freezes
+   * those that crossed their threshold since the last round ({@link ReflexRule}).
+   */
+  void reflex() throws InterruptedException {
+    if (mode == null) {
+      return;
+    }
+    Map<TaskId, Long> watched = ReflexRule.watched(gateTable, node, mode);
+    Map<TaskId, ReflexWatcher.Reading> readings = watcher.read(watched.keySet());
+    Map<TaskId, Long> current = new HashMap<>();
+    readings.forEach((task, reading) -> current.put(task, reading.usageBytes()));
+    List<ReflexRule.Freeze> freezes = ReflexRule.toFreeze(watched, ledger.leases()::holds, lastReadings, current);
+    lastReadings = current;
+    reflexWatched = watched.size();
+    for (ReflexRule.Freeze each : freezes) {
+      freeze.reflexFreeze(each, gateRef, reflexLeaseMs, readings.get(each.task()).readAtNanos());
+    }
+    if (!freezes.isEmpty()) {
+      updateViews();
+    }
+  }
+
+  /** Closes the reflex's open cgroup files. */
+  void closeReflex() {
+    watcher.close();
   }
 
   Mode mode() {
@@ -164,6 +221,38 @@ final class NodeEnforcement {
     mode = next;
     modeView = next;
     metrics.mode(next);
+  }
+
+  // ---- gate table ----
+
+  private static boolean isGate(FeedRecord record) {
+    return record instanceof FeedRecord.Gate
+        || record instanceof FeedRecord.Undecodable u && u.topicKind() == FeedRecord.Kind.GATE;
+  }
+
+  /**
+   * The node's gate table, keyed by node: the latest one replaces the last. A tombstone, or a table
+   * that does not decode or names another node, leaves the reflex without one: it freezes nothing
+   * it cannot read the gate's word for, and the gate still gates.
+   */
+  private void onGate(FeedRecord record) {
+    if (!node.equals(record.key())) {
+      metrics.skipped(record.key() == null ? "unkeyed" : "other_node");
+      return;
+    }
+    if (record instanceof FeedRecord.Undecodable u) {
+      metrics.undecodable(u.ref().topic());
+      LOG.warn("Gate table {} does not decode ({}); the reflex watches nothing until the next one", u.ref(), u.error());
+      gateTable = null;
+    } else if (record instanceof FeedRecord.Gate g && g.value() != null && !node.equals(g.value().getNode())) {
+      metrics.refused(Admission.Why.KEY_VALUE_MISMATCH);
+      LOG.warn("Gate table {} keyed {} names node {}; the reflex watches nothing until the next one", g.ref(),
+          g.key(), g.value().getNode());
+      gateTable = null;
+    } else {
+      gateTable = ((FeedRecord.Gate) record).value();
+    }
+    gateRef = record.ref();
   }
 
   /** Records of cluster-config that do not decode: the mode in force stays. */
@@ -245,11 +334,28 @@ final class NodeEnforcement {
     if (!atStart) {
       metrics.decisionDelay(kind, clock.millis() - record.ref().recordTimestampMs());
     }
+    if (atStart && record instanceof FeedRecord.Freeze && olderThanReflexFreeze(task, record.ref())) {
+      // The gate's word from before the reflex froze the task: the reflex lease stands until a newer one or its end.
+      metrics.skipped("before_reflex");
+      return;
+    }
     if (record instanceof FeedRecord.Cpu c) {
       onCpu(task, c.ref(), c.value(), atStart);
     } else if (record instanceof FeedRecord.Freeze f) {
       onFreeze(task, f.ref(), f.value(), atStart);
     }
+  }
+
+  /**
+   * Whether the task is held under a reflex lease (one naming a gate table) and the decision is
+   * older than that table: the streams app decided it before the reflex acted, so on a restart it
+   * must not lift the reflex freeze. A decision the gate made since is newer and applies as usual.
+   */
+  private boolean olderThanReflexFreeze(TaskId task, DecisionRef decision) {
+    return ledger.leases().lease(task)
+        .filter(lease -> lease.ref().topic().equals(gateTopic))
+        .filter(lease -> decision.recordTimestampMs() < lease.ref().recordTimestampMs())
+        .isPresent();
   }
 
   private static EnforcementKind kindOf(FeedRecord record) {

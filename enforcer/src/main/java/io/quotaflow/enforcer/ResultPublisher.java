@@ -68,6 +68,7 @@ final class ResultPublisher implements AutoCloseable {
         .setReadQuotaUs(cpu == null ? null : cpu.quotaUs())
         .setReadPeriodUs(cpu == null ? null : cpu.periodUs())
         .setReadFrozen(outcome.frozen())
+        .setReadMemoryBytes(outcome.memoryBytes())
         .setDecisionTopic(ref.topic())
         .setDecisionPartition(ref.partition())
         .setDecisionOffset(ref.offset())

@@ -16,6 +16,7 @@ import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.KafkaWait;
 import io.quotaflow.testharness.TestTopics;
@@ -53,6 +54,7 @@ final class EnforcerFixture implements AutoCloseable {
   private final KafkaProducer<String, CpuDecision> cpu;
   private final KafkaProducer<String, FreezeDecision> freeze;
   private final KafkaProducer<String, ClusterConfig> cluster;
+  private final KafkaProducer<String, GateTable> gate;
   private final List<Enforcer> enforcers = new ArrayList<>();
 
   EnforcerFixture(KafkaEnv kafka) {
@@ -70,6 +72,7 @@ final class EnforcerFixture implements AutoCloseable {
     this.cpu = producer(topics.cpuDecisions());
     this.freeze = producer(topics.freezeDecisions());
     this.cluster = producer(topics.clusterConfig());
+    this.gate = producer(topics.gateTables());
   }
 
   private <V> KafkaProducer<String, V> producer(Topic<String, V> topic) {
@@ -108,9 +111,23 @@ final class EnforcerFixture implements AutoCloseable {
 
   Enforcer startWithoutWaiting(CgroupConfig cgroups, Path stateFile, boolean dryRun, Duration leaseThawInterval,
       PrometheusMeterRegistry meters) throws IOException {
+    return startWithoutWaiting(cgroups, stateFile, dryRun, leaseThawInterval, meters,
+        Enforcer.Settings.DEFAULT_REFLEX_LEASE);
+  }
+
+  /** As {@link #start(CgroupConfig, Path, boolean, Duration, PrometheusMeterRegistry)}, with the reflex at 10 Hz under this lease. */
+  Enforcer startWithReflexLease(CgroupConfig cgroups, Path stateFile, Duration leaseThawInterval,
+      PrometheusMeterRegistry meters, Duration reflexLease) throws IOException {
+    Enforcer enforcer = startWithoutWaiting(cgroups, stateFile, false, leaseThawInterval, meters, reflexLease);
+    awaitReady(enforcer);
+    return enforcer;
+  }
+
+  private Enforcer startWithoutWaiting(CgroupConfig cgroups, Path stateFile, boolean dryRun, Duration leaseThawInterval,
+      PrometheusMeterRegistry meters, Duration reflexLease) throws IOException {
     Topics own = Topics.create(topics.settings(), kafka.registryClient());
     Enforcer.Settings settings = new Enforcer.Settings(NODE, dryRun, stateFile, leaseThawInterval,
-        Duration.ofSeconds(10), kafka.clientConfig());
+        Duration.ofSeconds(10), kafka.clientConfig()).withReflex(Enforcer.Settings.DEFAULT_REFLEX_HZ, reflexLease);
     Enforcer enforcer = Enforcer.start(settings, Cgroups.open(cgroups), own,
         meters != null ? meters : OpsServer.newRegistry("enforcer"));
     enforcers.add(enforcer);
@@ -123,11 +140,16 @@ final class EnforcerFixture implements AutoCloseable {
 
   /** Bytes that are not a Confluent-framed Avro record, as a broken producer would write them. */
   RecordMetadata garbage(String task) {
+    return garbage(topics.cpuDecisions().name(), NODE + "/" + task);
+  }
+
+  /** As {@link #garbage(String)}, on any topic under any key. */
+  RecordMetadata garbage(String topic, String key) {
     Map<String, Object> config = new HashMap<>(kafka.clientConfig());
     config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, NodePartitioner.class.getName());
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(config, new StringSerializer(),
         new ByteArraySerializer())) {
-      return send(producer, new ProducerRecord<>(topics.cpuDecisions().name(), NODE + "/" + task, new byte[] {7, 7, 7}));
+      return send(producer, new ProducerRecord<>(topic, key, new byte[] {7, 7, 7}));
     }
   }
 
@@ -164,9 +186,17 @@ final class EnforcerFixture implements AutoCloseable {
     return send(freeze, new ProducerRecord<>(topics.freezeDecisions().name(), NODE + "/" + task, null));
   }
 
+  /** The node's gate table, as the streams app publishes it: keyed node, node-partitioned; null: a tombstone. */
+  RecordMetadata gateTable(GateTable table) {
+    return send(gate, new ProducerRecord<>(topics.gateTables().name(), NODE, table));
+  }
+
   RecordMetadata enforcement(Enforcement enforcement) {
-    ClusterConfig value = ClusterConfig.newBuilder().setCluster("main").setEnforcement(enforcement).build();
-    return send(cluster, new ProducerRecord<>(topics.clusterConfig().name(), "main", value));
+    return clusterConfig(ClusterConfig.newBuilder().setCluster("main").setEnforcement(enforcement).build());
+  }
+
+  RecordMetadata clusterConfig(ClusterConfig value) {
+    return send(cluster, new ProducerRecord<>(topics.clusterConfig().name(), value.getCluster(), value));
   }
 
   private static <V> RecordMetadata send(KafkaProducer<String, V> producer, ProducerRecord<String, V> record) {
@@ -214,5 +244,6 @@ final class EnforcerFixture implements AutoCloseable {
     cpu.close();
     freeze.close();
     cluster.close();
+    gate.close();
   }
 }

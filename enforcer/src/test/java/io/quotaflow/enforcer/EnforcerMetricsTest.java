@@ -18,14 +18,14 @@ class EnforcerMetricsTest {
   void anEnforcerStartedAgainOnTheSameRegistryIsTheOneItsGaugesRead() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     EnforcerMetrics first = new EnforcerMetrics(registry);
-    first.gauges(() -> 3, () -> 1);
+    first.gauges(() -> 3, () -> 1, () -> 2);
     first.mode(Mode.ON);
     assertThat(registry.get("quotaflow.enforcer.tasks").gauge().value()).isEqualTo(3);
     first.close();
     assertThat(registry.find("quotaflow.enforcer.tasks").gauge()).isNull();
 
     EnforcerMetrics second = new EnforcerMetrics(registry);
-    second.gauges(() -> 7, () -> 0);
+    second.gauges(() -> 7, () -> 0, () -> 0);
     assertThat(registry.get("quotaflow.enforcer.tasks").gauge().value()).isEqualTo(7);
     assertThat(registry.find("quotaflow.enforcer.mode").gauges()).as("no mode in force while starting")
         .hasSize(Mode.values().length).allSatisfy(g -> assertThat(g.value()).isZero());

@@ -39,6 +39,23 @@ class EnforcerOptionsTest {
   }
 
   @Test
+  void theReflexRunsAtTenHertzWithATenSecondLeaseUnlessToldOtherwise() {
+    Enforcer.Settings defaults = parse(Map.of()).settings("n1", Map.of());
+    assertThat(defaults.reflexHz()).isEqualTo(10);
+    assertThat(Durations.format(defaults.reflexLease())).isEqualTo(EnforcerOptions.DEFAULT_REFLEX_LEASE);
+    assertThat(defaults.reflexLease()).isEqualTo(Enforcer.Settings.DEFAULT_REFLEX_LEASE);
+    Enforcer.Settings told = parse(Map.of(), "--reflex-hz", "0", "--reflex-lease", "2s").settings("n1", Map.of());
+    assertThat(told.reflexHz()).isZero();
+    assertThat(told.reflexLease()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(parse(Map.of("QUOTAFLOW_ENFORCER_REFLEX_LEASE", "3s")).settings("n1", Map.of()).reflexLease())
+        .isEqualTo(Duration.ofSeconds(3));
+    assertThatThrownBy(() -> parse(Map.of(), "--reflex-hz", "-1").settings("n1", Map.of()))
+        .hasMessage("--reflex-hz must be 0 (off) to 1000, was -1");
+    assertThatThrownBy(() -> parse(Map.of(), "--reflex-lease", "0s"))
+        .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("must be positive, was 0s");
+  }
+
+  @Test
   void theMillisecondFlagsStillWorkWithAWarning() {
     Enforcer.Settings settings = parse(Map.of(), "--lease-thaw-interval-ms", "1500", "--freeze-timeout-ms", "20000")
         .settings("n1", Map.of());

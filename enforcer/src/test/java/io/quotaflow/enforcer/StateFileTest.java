@@ -53,6 +53,21 @@ class StateFileTest {
   }
 
   @Test
+  void aReflexLeaseNamingItsGateTableSurvivesARestartLikeAnyLease() throws IOException {
+    Path path = dir.resolve("node-1.json");
+    DecisionRef table = new DecisionRef("quotaflow.gate-tables", 4, 9, 1_700_000_001_000L);
+    try (StateFile file = StateFile.open(path)) {
+      NodeLedger.load(file, "node-1", CGROUPS, new LeaseBook(5_000)).hold(TaskId.of("job-9"), 1_700_000_011_000L, table);
+    }
+    try (StateFile file = StateFile.open(path)) {
+      LeaseBook leases = new LeaseBook(5_000);
+      NodeLedger.load(file, "node-1", CGROUPS, leases);
+      assertThat(leases.lease(TaskId.of("job-9"))).contains(new LeaseBook.Lease(TaskId.of("job-9"), 1_700_000_011_000L, table));
+      assertThat(leases.due(1_700_000_011_000L)).as("and runs out like any lease").isPresent();
+    }
+  }
+
+  @Test
   void noFileMeansNothingToRestore() throws IOException {
     try (StateFile file = StateFile.open(dir.resolve("fresh.json"))) {
       NodeLedger ledger = NodeLedger.load(file, "node-1", CGROUPS, new LeaseBook(0));
