@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
         "Run the real streams topology offline (one partition, no broker) over recorded or made-up records.",
-        "Input: one JSON object a line, {\"type\": \"cluster\"|\"pool\"|\"task\"|\"node\"|\"sample\", \"key\": ..., \"value\": {...}},"
+        "Input: one JSON object a line, {\"type\": \"cluster\"|\"pool\"|\"task\"|\"node\"|\"sample\"|\"result\", \"key\": ..., \"value\": {...}},"
             + " in time order; values as plain JSON or as kafka-avro-console-consumer prints them."
             + " Output: one line per record produced, {\"topic\", \"key\", \"ts_ms\", \"value\"}."},
     exitCodeListHeading = "%nExit codes:%n",

@@ -134,7 +134,7 @@ class SimulateCommandTest {
     Run run = withThirdLine("{\"key\": \"n1/ok\", \"value\": {\"ncpus\": 1}}");
     assertThat(run.exitCode()).isEqualTo(3);
     assertThat(run.errLines()).first().isEqualTo(
-        "quotaflow simulate: line 3: \"type\" is missing: expected cluster, pool, task, node or sample");
+        "quotaflow simulate: line 3: \"type\" is missing: expected cluster, pool, task, node, sample or result");
   }
 
   @Test

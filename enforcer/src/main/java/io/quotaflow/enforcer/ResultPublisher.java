@@ -2,6 +2,7 @@ package io.quotaflow.enforcer;
 
 import io.quotaflow.cgroups.CgroupCpuRead;
 import io.quotaflow.cgroups.Printable;
+import io.quotaflow.schemas.EnforcementHeaders;
 import io.quotaflow.schemas.NodePartitioner;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.avro.EnforcementKind;
@@ -78,8 +79,11 @@ final class ResultPublisher implements AutoCloseable {
     } else {
       LOG.info("{} {}: {}, {} (decision {})", kind, Printable.of(key), outcome.status(), outcome.detail(), ref);
     }
+    ProducerRecord<String, EnforcementResult> record = new ProducerRecord<>(topic.name(), key, result);
+    // The streams app reads only the reflex's freezes: the header lets it skip the rest undecoded.
+    EnforcementHeaders.putStatus(record.headers(), outcome.status());
     try {
-      producer.send(new ProducerRecord<>(topic.name(), key, result), (metadata, error) -> {
+      producer.send(record, (metadata, error) -> {
         if (error != null) {
           metrics.publishFailed();
           LOG.warn("Could not publish the {} result for {} ({}): {}", kind, Printable.of(key), ref, error.toString());

@@ -3,21 +3,26 @@ package io.quotaflow.enforcer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.cgroups.Sandboxes;
-import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
+import io.quotaflow.cgroups.CgroupSandbox;
 import io.quotaflow.cgroups.PlainFileTree;
+import io.quotaflow.cgroups.Sandboxes;
+import io.quotaflow.schemas.EnforcementHeaders;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.testharness.KafkaEnv;
+import io.quotaflow.testharness.KafkaWait;
 import io.quotaflow.testharness.WithKafka;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +65,13 @@ class SymlinkedGroupTest {
       EnforcementResult real = kafka.awaitAnswer(kafka.cpu("real", true, 2, 1_000));
       assertThat(real.getStatus()).isEqualTo(EnforcementStatus.APPLIED);
       assertThat(Files.readString(root.resolve("cpu/qf/real/cpu.shares"))).isEqualTo("2");
+
+      // Every result says its status in a header too, which the streams app reads before decoding (docs/contracts.md).
+      List<ConsumerRecord<String, EnforcementResult>> published = KafkaWait.records(env, kafka.topics.enforcementResults(),
+          3, Duration.ofSeconds(30));
+      assertThat(published).allSatisfy(r -> assertThat(new String(
+          r.headers().lastHeader(EnforcementHeaders.STATUS).value(), StandardCharsets.UTF_8))
+          .isEqualTo(r.value().getStatus().name()));
     }
   }
 

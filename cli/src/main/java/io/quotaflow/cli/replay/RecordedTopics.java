@@ -3,11 +3,15 @@ package io.quotaflow.cli.replay;
 import io.quotaflow.cli.replay.InputRecord.Kind;
 import io.quotaflow.process.ClusterConnection;
 import io.quotaflow.process.ProcessException;
+import io.quotaflow.schemas.EnforcementHeaders;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeDecision;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.registry.RegistryUnavailableException;
@@ -88,7 +92,8 @@ public final class RecordedTopics {
 
   private Recording read(KafkaConsumer<String, byte[]> consumer, long readFromMs, long fromMs, long toMs, Set<String> nodes) {
     int partitions = partitionCount(consumer, topics.samples(), 0);
-    for (Topic<?, ?> topic : List.of(topics.taskSpecs(), topics.nodes(), topics.cpuDecisions(), topics.freezeDecisions())) {
+    for (Topic<?, ?> topic : List.of(topics.taskSpecs(), topics.nodes(), topics.cpuDecisions(), topics.freezeDecisions(),
+        topics.enforcementResults())) {
       partitionCount(consumer, topic, partitions);
     }
     for (Topic<?, ?> topic : List.of(topics.clusterConfig(), topics.poolConfigs(), topics.poolState())) {
@@ -109,6 +114,8 @@ public final class RecordedTopics {
       slices.add(new Slice(new TopicPartition(topics.samples().name(), p), -1, -1, inputs.handler(Kind.SAMPLE, topics.samples())));
       slices.add(new Slice(new TopicPartition(topics.taskSpecs().name(), p), 0, -1, inputs.handler(Kind.TASK, topics.taskSpecs())));
       slices.add(new Slice(new TopicPartition(topics.nodes().name(), p), 0, -1, inputs.handler(Kind.NODE, topics.nodes())));
+      slices.add(new Slice(new TopicPartition(topics.enforcementResults().name(), p), -1, -1,
+          inputs.handler(Kind.RESULT, topics.enforcementResults())));
       slices.add(new Slice(new TopicPartition(topics.cpuDecisions().name(), p), 0, -1, outputs.cpu()));
       slices.add(new Slice(new TopicPartition(topics.freezeDecisions().name(), p), 0, -1, outputs.freeze()));
     }
@@ -227,6 +234,9 @@ public final class RecordedTopics {
         if (record.timestamp() >= toMs) {
           return;
         }
+        if (kind == Kind.RESULT && EnforcementHeaders.saysOtherThan(record.headers(), EnforcementStatus.REFLEX_FROZEN)) {
+          return; // not an input of the app's: it drops such results undecoded
+        }
         String node = record.key() == null ? null : TaskKey.nodeOf(record.key());
         boolean byNode = kind != Kind.CLUSTER && kind != Kind.POOL;
         if (byNode && node != null && !nodes.isEmpty() && !nodes.contains(node)) {
@@ -243,8 +253,11 @@ public final class RecordedTopics {
           unreadable++;
           return;
         }
+        if (kind == Kind.RESULT && !isReflexFreeze(value)) {
+          return; // the app reads only the reflex's freezes of enforcement-results
+        }
         TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-        if (record.timestamp() < readFromMs && kind != Kind.SAMPLE) {
+        if (record.timestamp() < readFromMs && !kind.isStream()) {
           LinkedHashMap<String, InputRecord> latest = inForce.computeIfAbsent(tp, t -> new LinkedHashMap<>());
           latest.remove(record.key()); // so the map keeps the order of the latest writes
           latest.put(record.key(), new InputRecord(kind, record.partition(), record.offset(), readFromMs, record.key(), value));
@@ -253,6 +266,11 @@ public final class RecordedTopics {
               .add(new InputRecord(kind, record.partition(), record.offset(), record.timestamp(), record.key(), value));
         }
       };
+    }
+
+    private static boolean isReflexFreeze(SpecificRecord value) {
+      return value instanceof EnforcementResult r && r.getKind() == EnforcementKind.FREEZE
+          && r.getStatus() == EnforcementStatus.REFLEX_FROZEN;
     }
 
     List<List<InputRecord>> queues() {

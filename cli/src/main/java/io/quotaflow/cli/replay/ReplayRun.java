@@ -5,6 +5,7 @@ import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeDecision;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -63,6 +66,7 @@ public final class ReplayRun {
       TestInputTopic<String, NodeStatus> nodes = offline.input(topics.nodes());
       TestInputTopic<String, ClusterConfig> cluster = offline.input(topics.clusterConfig());
       TestInputTopic<String, PoolConfig> pools = offline.input(topics.poolConfigs());
+      TestInputTopic<String, EnforcementResult> results = offline.input(topics.enforcementResults());
       Collector out = new Collector(offline, keepFromMs, toMs);
 
       boolean clusterSeen = merged.stream().anyMatch(r -> r.kind() == InputRecord.Kind.CLUSTER);
@@ -84,6 +88,7 @@ public final class ReplayRun {
           case NODE -> nodes.pipeInput(r.key(), (NodeStatus) r.value(), r.timestampMs());
           case CLUSTER -> cluster.pipeInput(r.key(), overrides.cluster((ClusterConfig) r.value()), r.timestampMs());
           case POOL -> pools.pipeInput(r.key(), overrides.pool(r.key(), (PoolConfig) r.value()), r.timestampMs());
+          case RESULT -> results.pipeInput(r.key(), (EnforcementResult) r.value(), r.timestampMs());
           default -> throw new IllegalStateException("no such input kind " + r.kind());
         }
         if (++piped % DRAIN_EVERY == 0) {
@@ -123,6 +128,8 @@ public final class ReplayRun {
     private final TestOutputTopic<String, PoolState> poolTopic;
     private final TestOutputTopic<String, ConfigBroadcast> broadcastTopic;
     private final TestOutputTopic<byte[], byte[]> dlqTopic;
+    /** Not compared (nothing reads them but the enforcers' reflex): read undecoded so the driver does not keep them. */
+    private final TestOutputTopic<String, byte[]> tablesTopic;
     private final Topics topics;
     final List<Timed<CpuDecision>> cpu = new ArrayList<>();
     final List<Timed<FreezeDecision>> freeze = new ArrayList<>();
@@ -141,6 +148,9 @@ public final class ReplayRun {
       poolTopic = offline.output(topics.poolState());
       broadcastTopic = offline.output(topics.configBroadcast());
       dlqTopic = offline.output(topics.dlq());
+      tablesTopic = offline.driver().createOutputTopic(topics.gateTables().name(),
+          new StringDeserializer(),
+          new ByteArrayDeserializer());
     }
 
     void drain() {
@@ -169,6 +179,9 @@ public final class ReplayRun {
       }
       if (produced.contains(topics.dlq().name())) {
         rejected += dlqTopic.readRecordsToList().size();
+      }
+      if (produced.contains(topics.gateTables().name())) {
+        tablesTopic.readRecordsToList();
       }
     }
 

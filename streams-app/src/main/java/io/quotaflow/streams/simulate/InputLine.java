@@ -24,9 +24,9 @@ import java.util.Set;
  */
 record InputLine(String type, String key, JsonNode value, Long tsMs) {
 
-  static final List<String> TYPES = List.of("cluster", "pool", "task", "node", "sample");
+  static final List<String> TYPES = List.of("cluster", "pool", "task", "node", "sample", "result");
   private static final Set<String> KEYS = Set.of("type", "key", "value", "ts_ms");
-  private static final String EXPECTED_TYPES = "expected cluster, pool, task, node or sample";
+  private static final String EXPECTED_TYPES = "expected cluster, pool, task, node, sample or result";
 
   /**
    * NaN and Infinity are read, so that the record check can name the field that holds one and refuse
@@ -65,7 +65,7 @@ record InputLine(String type, String key, JsonNode value, Long tsMs) {
     }
     JsonNode key = line.get("key");
     if (key == null || key.isNull()) {
-      throw new IllegalArgumentException("\"key\" is missing: the record key, node/task for tasks and samples");
+      throw new IllegalArgumentException("\"key\" is missing: the record key, node/task for tasks, samples and results");
     }
     if (!key.isTextual()) {
       throw new IllegalArgumentException("\"key\" must be a string");
@@ -78,13 +78,13 @@ record InputLine(String type, String key, JsonNode value, Long tsMs) {
         tsMs == null || tsMs.isNull() ? null : tsMs.asLong());
   }
 
-  /** The time this line says itself: its {@code ts_ms}, else a sample's or node's own; null if it says none. */
+  /** The time this line says itself: its {@code ts_ms}, else a sample's, node's or result's own; null if it says none. */
   Long ownTimeMs() {
     if (tsMs != null) {
       return tsMs;
     }
     JsonNode valueTs = value == null ? null : value.get("ts_ms");
-    boolean timed = type.equals("sample") || type.equals("node");
+    boolean timed = type.equals("sample") || type.equals("node") || type.equals("result");
     return timed && valueTs != null && valueTs.isIntegralNumber() && valueTs.canConvertToLong() ? valueTs.asLong() : null;
   }
 

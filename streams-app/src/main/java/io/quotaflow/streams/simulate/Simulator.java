@@ -7,6 +7,7 @@ import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.TaskSpec;
@@ -24,6 +25,8 @@ import java.util.List;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -52,6 +55,7 @@ public final class Simulator implements AutoCloseable {
   private final TestInputTopic<String, NodeStatus> nodes;
   private final TestInputTopic<String, ClusterConfig> cluster;
   private final TestInputTopic<String, PoolConfig> pools;
+  private final TestInputTopic<String, EnforcementResult> results;
   private final List<Output<?>> outputs = new ArrayList<>();
 
   /** One output topic and its short name in the JSON lines. */
@@ -72,6 +76,7 @@ public final class Simulator implements AutoCloseable {
     nodes = input(topics.nodes());
     cluster = input(topics.clusterConfig());
     pools = input(topics.poolConfigs());
+    results = input(topics.enforcementResults());
     output(topics.cpuDecisions(), "cpu-decisions");
     output(topics.freezeDecisions(), "freeze-decisions");
     output(topics.poolState(), "pool-state");
@@ -87,6 +92,10 @@ public final class Simulator implements AutoCloseable {
 
   public Summary run(BufferedReader in, PrintWriter out) throws IOException {
     TestOutputTopic<byte[], byte[]> dlq = offline.output(topics.dlq());
+    // The gate tables are for the enforcers' reflex, not written out: read undecoded so the driver does not keep them.
+    TestOutputTopic<String, byte[]> tables = driver.createOutputTopic(topics.gateTables().name(),
+        new StringDeserializer(),
+        new ByteArrayDeserializer());
     List<LineError> errors = new ArrayList<>();
     long lines = 0;
     long recordsIn = 0;
@@ -107,6 +116,9 @@ public final class Simulator implements AutoCloseable {
         continue;
       }
       recordsOut += drain(out);
+      if (driver.producedTopicNames().contains(topics.gateTables().name())) {
+        tables.readRecordsToList();
+      }
       if (!driver.producedTopicNames().contains(topics.dlq().name())) {
         continue;
       }
@@ -138,6 +150,11 @@ public final class Simulator implements AutoCloseable {
       }
       case "cluster" -> cluster.pipeInput(key, read(value, ClusterConfig.class, true), timestamp(line, null));
       case "pool" -> pools.pipeInput(key, read(value, PoolConfig.class, true), timestamp(line, null));
+      case "result" -> {
+        // An enforcer's result: the topology reads only its reflex freezes (docs/memory-gating.md, The reflex).
+        EnforcementResult result = read(value, EnforcementResult.class, false);
+        results.pipeInput(key, result, timestamp(line, result.getTsMs()));
+      }
       default -> throw new IllegalStateException("InputLine lets through only " + InputLine.TYPES + ", not " + line.type());
     }
   }
@@ -156,7 +173,7 @@ public final class Simulator implements AutoCloseable {
       case "cluster" -> filled.putIfAbsent("cluster", JsonRecords.MAPPER.getNodeFactory().textNode(key));
       case "pool" -> filled.putIfAbsent("pool", JsonRecords.MAPPER.getNodeFactory().textNode(key));
       case "node" -> filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(key));
-      case "task", "sample" -> {
+      case "task", "sample", "result" -> {
         try {
           TaskKey task = TaskKey.parse(key);
           filled.putIfAbsent("node", JsonRecords.MAPPER.getNodeFactory().textNode(task.node()));
@@ -175,7 +192,7 @@ public final class Simulator implements AutoCloseable {
   private static <T extends SpecificRecord> T read(JsonNode value, Class<T> type, boolean tombstoneAllowed) {
     if (value == null || value.isNull()) {
       if (!tombstoneAllowed) {
-        throw new IllegalArgumentException("\"value\" is missing: samples are never tombstones");
+        throw new IllegalArgumentException("\"value\" is missing: samples and results are never tombstones");
       }
       return null;
     }

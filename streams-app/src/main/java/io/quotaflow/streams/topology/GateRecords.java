@@ -4,6 +4,9 @@ import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateMode;
+import io.quotaflow.schemas.avro.GateTableTask;
+import io.quotaflow.schemas.avro.GateTaskRole;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
@@ -18,6 +21,7 @@ import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.GateAction;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.GateRole;
+import io.quotaflow.streams.engine.memory.GateTable;
 import io.quotaflow.streams.engine.memory.GatingMode;
 import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.MemorySample;
@@ -139,5 +143,30 @@ final class GateRecords {
         .setTaskIdleTimeoutMs(c.taskIdleTimeoutMs()).setQueueWaitAlertMs(c.queueWaitAlertMs()).build();
     return PeakGateStateRecord.newBuilder().setNode(gate.node()).setConfig(config).setStreamTimeMs(gate.streamTimeMs())
         .setClockRecordTsMs(clockRecordTsMs).setLateSamples(gate.lateSamples()).build();
+  }
+
+  /** The gate table as published on {@code gate-tables}. */
+  static io.quotaflow.schemas.avro.GateTable table(GateTable t) {
+    List<GateTableTask> rows = new ArrayList<>(t.tasks().size());
+    for (GateTable.Row r : t.tasks()) {
+      rows.add(GateTableTask.newBuilder().setTask(r.task()).setRole(GateTaskRole.valueOf(r.role().name()))
+          .setInteractive(r.interactive()).setThresholdBytes(r.thresholdBytes()).setPeakBytes(r.peakBytes())
+          .setAdmitted(r.admitted()).build());
+    }
+    return io.quotaflow.schemas.avro.GateTable.newBuilder().setNode(t.node()).setTsMs(t.tsMs())
+        .setMode(GateMode.valueOf(t.mode().name())).setHolders(t.holders()).setQueue(t.queue())
+        .setAdmitsNewPeak(t.admitsNewPeak()).setFreeSlots(t.freeSlots()).setBytesLeft(t.bytesLeft()).setTasks(rows)
+        .build();
+  }
+
+  /** A published gate table back as the engine's value, to compare the next one with. */
+  static GateTable table(io.quotaflow.schemas.avro.GateTable r) {
+    List<GateTable.Row> rows = new ArrayList<>(r.getTasks().size());
+    for (GateTableTask t : r.getTasks()) {
+      rows.add(new GateTable.Row(t.getTask(), GateRole.valueOf(t.getRole().name()), t.getInteractive(),
+          t.getThresholdBytes(), t.getPeakBytes(), t.getAdmitted()));
+    }
+    return new GateTable(r.getNode(), r.getTsMs(), GatingMode.valueOf(r.getMode().name()), r.getHolders(),
+        r.getQueue(), r.getAdmitsNewPeak(), r.getFreeSlots(), r.getBytesLeft(), rows);
   }
 }

@@ -8,6 +8,7 @@ import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
+import io.quotaflow.streams.engine.memory.GateTable;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
@@ -26,13 +27,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The stores of the peak gate, and the one way a node's gate changes: {@link #load} it, feed it,
- * {@link #save} it, {@link #publish} what it decided.
+ * {@link #publish} what it decided, {@link #save} it (which publishes its table when worth it).
  *
  * <p>A node's gate lives in memory while its stream task runs, and every change is written through
  * at once: the node's settings and clock in {@code peak-gate-state}, each changed task in
  * {@code peak-gate-tasks}. A sample so rewrites one small task record, never the whole node, and
  * the stores always hold exactly what the memory does, so a restart or a rebalance (which builds
  * this object anew) continues from them with the same decisions.
+ *
+ * <p>The node's gate table (what the enforcer's reflex reads) is compared after every change with the
+ * last one published, kept in {@code peak-gate-published-table}, so a restart publishes exactly
+ * what the run before it would have.
  */
 final class GateStores {
 
@@ -45,11 +50,14 @@ final class GateStores {
   private final KeyValueStore<String, TaskUsageStatsRecord> usage;
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
+  private final KeyValueStore<String, io.quotaflow.schemas.avro.GateTable> tables;
   /** Learned profiles as this partition received them; looked up afresh on every use, never copied into a gate. */
   private final ProfileLookup profiles;
   private final Map<String, NodeGate> loaded = new HashMap<>();
   /** Usage totals read or written since this object was made, written through like the gates: no decode per sample. */
   private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
+  /** The table last published per node, once read (a null value: none published): no decode per sample. */
+  private final Map<String, GateTable> tablesLoaded = new HashMap<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -59,6 +67,7 @@ final class GateStores {
     this.usage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
+    this.tables = context.getStateStore(Names.GATE_TABLE_STORE);
     this.profiles = operation -> {
       ConfigBroadcast copy = configs.get(TaskStores.PROFILE_KEY_PREFIX + operation);
       return copy == null || copy.getMemoryProfile() == null
@@ -105,8 +114,12 @@ final class GateStores {
     return all;
   }
 
-  /** Writes the gate's changes through; a gate that knows no task any more is deleted rather than kept empty. */
-  void save(NodeGate node) {
+  /**
+   * Writes the gate's changes through, and publishes its table at {@code timestampMs} (the time of the
+   * decisions of the same call) when it is worth publishing; a gate that knows no task any more is
+   * deleted rather than kept empty, and its published table withdrawn with a tombstone.
+   */
+  void save(NodeGate node, long timestampMs) {
     PeakGate gate = node.gate();
     PeakGate.Changes changes = gate.drainChanges();
     for (TaskGateState task : changes.changed()) {
@@ -123,6 +136,43 @@ final class GateStores {
       loaded.put(gate.node(), node);
     }
     probe.gateStatus(gate.node(), gate.status());
+    publishTable(gate, timestampMs);
+  }
+
+  private void publishTable(PeakGate gate, long timestampMs) {
+    String node = gate.node();
+    GateTable last = lastTable(node);
+    if (gate.isEmpty()) {
+      if (last != null) {
+        // Nothing left to gate on the node: the compacted topic keeps no table of it.
+        context.forward(new Record<>(node, (Object) null, timestampMs), Names.GATE_TABLES_SINK);
+        tables.delete(node);
+      }
+      tablesLoaded.remove(node); // read again should the node come back
+      return;
+    }
+    if (gate.streamTimeMs() == Long.MIN_VALUE) {
+      return; // no sample yet, so no time and no live task: nothing for the reflex to watch, the first sample publishes
+    }
+    GateTable table = gate.table();
+    if (!table.worthPublishingAfter(last)) {
+      return;
+    }
+    io.quotaflow.schemas.avro.GateTable record = GateRecords.table(table);
+    context.forward(new Record<>(node, (Object) record, timestampMs), Names.GATE_TABLES_SINK);
+    tables.put(node, record);
+    tablesLoaded.put(node, table);
+  }
+
+  /** The table last published for {@code node}, or null when none is. */
+  private GateTable lastTable(String node) {
+    if (tablesLoaded.containsKey(node)) {
+      return tablesLoaded.get(node);
+    }
+    io.quotaflow.schemas.avro.GateTable stored = tables.get(node);
+    GateTable last = stored == null ? null : GateRecords.table(stored);
+    tablesLoaded.put(node, last);
+    return last;
   }
 
   /** The usage totals of task {@code key} ({@code node/task}), or null when it has none. */

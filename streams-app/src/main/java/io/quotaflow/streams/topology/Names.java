@@ -25,6 +25,9 @@ final class Names {
   static final String PEAK_GATE = "peak-gate";
   static final String FREEZE_DECISIONS_SINK = "freeze-decisions-sink";
   static final String MEMORY_USAGE_SINK = "memory-usage-sink";
+  static final String GATE_TABLES_SINK = "gate-tables-sink";
+  static final String ENFORCEMENT_RESULTS_SOURCE = "enforcement-results-source";
+  static final String ENFORCEMENT_RESULTS_CHECK = "enforcement-results-check";
   static final String MEMORY_USAGE_SOURCE = "memory-usage-source";
   static final String PROFILE_LEARNER = "profile-learner";
   static final String PROFILE_BROADCAST_SINK = "profile-broadcast-sink";
@@ -41,6 +44,8 @@ final class Names {
   static final String PEAK_GATE_STORE = "peak-gate-state";
   static final String PEAK_GATE_TASKS_STORE = "peak-gate-tasks";
   static final String MEMORY_USAGE_STATS_STORE = "memory-usage-stats";
+  /** Each node's gate table as last published on gate-tables: what the next one is compared with. */
+  static final String GATE_TABLE_STORE = "peak-gate-published-table";
   static final String MEMORY_PROFILES_STORE = "memory-profiles";
   static final String POOL_REPORT_STORE = "pool-report-state";
   static final String POOL_CONFIG_STORE = "pool-config-state";

@@ -4,6 +4,7 @@ import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
@@ -13,6 +14,7 @@ import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.MemorySample;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.PeakGateConfig;
+import io.quotaflow.streams.engine.memory.TaskGateState;
 import io.quotaflow.streams.engine.memory.TaskMemorySpec;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import io.quotaflow.streams.engine.memory.UsageRecorder;
@@ -29,16 +31,21 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * The memory peak gate of every node of the partition (DESIGN §4): samples, specs, node statuses
- * and the broadcast cluster config in, freeze decisions out. A sample moves its node's gate, which
+ * The memory peak gate of every node of the partition (DESIGN §4): samples, specs, node statuses,
+ * the broadcast cluster config and the enforcers' reflex freezes in; freeze decisions and each
+ * node's gate table out. A sample moves its node's gate, which
  * may freeze the task, thaw the head of the queue or renew a waiting task's lease; its usage is
  * totalled and, on its GONE sample, sent re-keyed by operation to teach that operation's profile.
  * A spec tells the gate a task's normal, peak, interactivity and operation; a node status its
  * memory (BUDGET's limit); a cluster config its settings, at once (to OFF thaws every waiting task).
+ * A {@code REFLEX_FROZEN} enforcement result is an input like a sample: the gate adopts the freeze
+ * (the task waits from the reflex's time) or overrules it with a THAW. After every change the
+ * node's gate table goes to {@code gate-tables} when it is worth it ({@link GateStores#save}).
  *
- * <p>One processor for the four inputs, because a node's gate is one object in memory. It sits
+ * <p>One processor for the five inputs, because a node's gate is one object in memory. It sits
  * after the CPU processor of each source, which has checked the record (a rejected record never
- * arrives) and updated the node status and config stores this one reads.
+ * arrives) and updated the node status and config stores this one reads; results come straight
+ * from their own check, which lets through only the reflex's freezes.
  *
  * <p>A gate runs on its node's own samples' time, so its decisions do not depend on which other
  * nodes share the partition; specs and configs act at the gate's time. A stream-time punctuator
@@ -80,6 +87,8 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
       onNodeStatus(record.key(), (NodeStatus) record.value(), record.timestamp());
     } else if (topic.equals(topics.configBroadcast().name())) {
       onConfig((ConfigBroadcast) record.value(), record.timestamp());
+    } else if (topic.equals(topics.enforcementResults().name())) {
+      onReflexFreeze((EnforcementResult) record.value(), record.timestamp());
     } else {
       throw new IllegalStateException("the peak gate does not read topic '" + topic + "'");
     }
@@ -91,7 +100,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     PeakGate gate = node.gate();
     Optional<TaskMemorySpec> spec = gate.spec(sample.getTask());
     stores.publish(gate.onSample(memory), record.timestamp());
-    stores.save(node.sampled(record.timestamp()));
+    stores.save(node.sampled(record.timestamp()), record.timestamp());
     recordUsage(record.key(), memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
         record.timestamp());
   }
@@ -103,7 +112,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     stores.publish(spec == null
         ? gate.onSpecRemoved(task.task(), node.nowMs())
         : gate.onSpec(GateRecords.spec(spec), node.nowMs()), timestampMs);
-    stores.save(node);
+    stores.save(node, timestampMs);
   }
 
   private void onNodeStatus(String nodeId, NodeStatus status, long timestampMs) {
@@ -129,7 +138,34 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
       return; // the periodic node refresh, or a cluster change that leaves gating alone
     }
     stores.publish(node.gate().onConfig(config, node.nowMs()), timestampMs);
-    stores.save(node);
+    stores.save(node, timestampMs);
+  }
+
+  /**
+   * The enforcer of the node froze the task by reflex (only such results pass the check). Its ts_ms
+   * is the node's own clock, like a sample's, so the gate runs on it. Its record time is the
+   * enforcer's (results are not appended with the broker's time as samples are), so it is not
+   * paired with the gate's time for the silent-node punctuator: only samples are. A result without
+   * a reading (an enforcer older than read_memory_bytes) says nothing new about the task's usage:
+   * the gate judges it by its last sample.
+   */
+  private void onReflexFreeze(EnforcementResult result, long timestampMs) {
+    NodeGate node = stores.load(result.getNode());
+    PeakGate gate = node.gate();
+    long usageBytes = result.getReadMemoryBytes() != null
+        ? result.getReadMemoryBytes() : lastSampledUsage(gate, result.getTask());
+    stores.publish(gate.onReflexFreeze(result.getTask(), result.getTsMs(), usageBytes), timestampMs);
+    stores.save(node, timestampMs);
+  }
+
+  /** The task's usage at its last sample; 0 for a task the gate does not know (which it overrules anyway). */
+  private static long lastSampledUsage(PeakGate gate, String task) {
+    for (TaskGateState t : gate.snapshot().tasks()) {
+      if (t.task().equals(task)) {
+        return t.usageBytes();
+      }
+    }
+    return 0;
   }
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
@@ -184,7 +220,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
       }
       long nodeTimeMs = stored.getStreamTimeMs() + (partitionTimeMs - stored.getClockRecordTsMs());
       stores.publish(node.gate().advance(nodeTimeMs), partitionTimeMs);
-      stores.save(new NodeGate(node.gate(), partitionTimeMs));
+      stores.save(new NodeGate(node.gate(), partitionTimeMs), partitionTimeMs);
     }
   }
 }

@@ -32,7 +32,8 @@ import org.apache.kafka.streams.state.Stores;
  *       the barrier into {@code pool-state}, each pool's cap ratio broadcast back;
  *   <li>decisions, per node partition: {@code samples}, {@code task-specs}, {@code nodes} and the
  *       broadcast configs into the per-task CPU store, {@code cpu-decisions} out; and into each
- *       node's peak gate, {@code freeze-decisions} out, finished tasks' usage out to
+ *       node's peak gate, with the enforcers' reflex freezes from {@code enforcement-results},
+ *       {@code freeze-decisions} and {@code gate-tables} out, finished tasks' usage out to
  *       {@code memory-usage} re-keyed by operation. Each source's records are checked once
  *       ({@link InputCheck}), then fed to its CPU processor first (which updates the shared node and
  *       config stores), then to the gate processor;
@@ -104,15 +105,24 @@ public final class QuotaflowTopology {
     topology.addSink(POOL_PARTIALS_SINK, topics.poolPartials().name(), topics.poolPartials().keySerde().serializer(),
         topics.poolPartials().valueSerde().serializer(), cpuProcessors);
 
+    // The enforcers' reflex freezes, node-partitioned like samples: the gate adopts or overrules each.
+    topology.addSource(ENFORCEMENT_RESULTS_SOURCE, topics.enforcementResults().keySerde().deserializer(),
+        new ReflexFreezeDeserializer(topics.enforcementResults().valueSerde().deserializer()),
+        topics.enforcementResults().name());
+    topology.addProcessor(ENFORCEMENT_RESULTS_CHECK, () -> new InputCheck<>(partitions, RecordChecks::isReflexFreeze,
+        RecordChecks::requireValidReflexFreeze), ENFORCEMENT_RESULTS_SOURCE);
     // Added after the CPU processors of the same sources: each record reaches them first.
     topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
-        SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
+        SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE, ENFORCEMENT_RESULTS_CHECK);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
     topology.addStateStore(store(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
     topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);
+    topology.addStateStore(store(GATE_TABLE_STORE, topics.gateTables().valueSerde()), PEAK_GATE);
     topology.connectProcessorAndStateStores(PEAK_GATE, NODE_STATUS_STORE, CONFIG_STORE);
     topology.addSink(FREEZE_DECISIONS_SINK, topics.freezeDecisions().name(), topics.freezeDecisions().keySerde().serializer(),
         topics.freezeDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), PEAK_GATE);
+    topology.addSink(GATE_TABLES_SINK, topics.gateTables().name(), topics.gateTables().keySerde().serializer(),
+        topics.gateTables().valueSerde().serializer(), new NodeStreamPartitioner<>(), PEAK_GATE);
     // Re-keyed by operation: every finished task of an operation reaches the one learner of its profile.
     topology.addSink(MEMORY_USAGE_SINK, topics.memoryUsage().name(), topics.memoryUsage().keySerde().serializer(),
         topics.memoryUsage().valueSerde().serializer(), PEAK_GATE);

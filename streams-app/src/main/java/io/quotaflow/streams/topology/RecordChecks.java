@@ -4,6 +4,9 @@ import io.quotaflow.schemas.Ids;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.streams.engine.pools.PoolSpecValidation;
@@ -86,6 +89,37 @@ public final class RecordChecks {
       }
       requireNoProblems("node status", nodeProblems(status));
     }
+  }
+
+  /**
+   * The results the peak gate reads: the reflex's freezes. Any other (or a null: a result the source
+   * left undecoded, {@link ReflexFreezeDeserializer}) is dropped before the checks.
+   */
+  static boolean isReflexFreeze(EnforcementResult result) {
+    return result != null && result.getKind() == EnforcementKind.FREEZE
+        && result.getStatus() == EnforcementStatus.REFLEX_FROZEN;
+  }
+
+  /** Everything a reflex freeze must pass before the gate sees it: it moves the node's gate like a sample. */
+  static void requireValidReflexFreeze(String key, EnforcementResult result, long timestampMs, Integer partition,
+      int partitions) {
+    TaskKey task = taskKey(key);
+    requireMatchingKey(task, result.getNode(), result.getTask());
+    requirePartitionWhenKnown(task.node(), partition, partitions);
+    requireNoProblems("reflex freeze", reflexFreezeProblems(result, timestampMs));
+  }
+
+  static List<String> reflexFreezeProblems(EnforcementResult r, long recordTimestampMs) {
+    List<String> problems = new ArrayList<>();
+    atLeastZero(problems, "ts_ms", r.getTsMs());
+    atLeastZero(problems, "read_memory_bytes", r.getReadMemoryBytes());
+    // ts_ms moves the node's gate on: one far from the record's own time would time its tasks out.
+    long skewMs = Math.abs(r.getTsMs() - recordTimestampMs);
+    if (skewMs > MAX_CLOCK_SKEW.toMillis()) {
+      problems.add("clock skew: ts_ms " + r.getTsMs() + " is " + skewMs + " ms from the record timestamp "
+          + recordTimestampMs + " (at most " + MAX_CLOCK_SKEW.toMillis() + " ms)");
+    }
+    return problems;
   }
 
   private static void requirePartitionWhenKnown(String node, Integer partition, int partitions) {

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.schemas.NodePartitioning;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.topology.StreamsRunner;
@@ -52,16 +55,25 @@ class DeadLetterIntegrationTest {
           Map.entry("n1/skew", sample("n1", "skew", now - 10 * 60_000, 0))));
       byte[] misplaced = app.topics.samples().valueSerde().serializer().serialize(samples, sample("n1", "moved", now, 0));
       app.produceRaw(samples, (n1 + 1) % StreamsAppFixture.PARTITIONS, "n1/moved", misplaced);
+      // The enforcer's reflex freezes move a node's gate like its samples: one in another node's partition is refused;
+      // any other result is no input of the app's, wherever it is.
+      String results = app.topics.enforcementResults().name();
+      int elsewhere = (n1 + 1) % StreamsAppFixture.PARTITIONS;
+      byte[] reflex = app.topics.enforcementResults().valueSerde().serializer().serialize(results,
+          result("reflexed", EnforcementStatus.REFLEX_FROZEN, now));
+      app.produceRaw(results, elsewhere, "n1/reflexed", reflex);
+      app.produceRaw(results, elsewhere, "n1/applied", app.topics.enforcementResults().valueSerde().serializer()
+          .serialize(results, result("applied", EnforcementStatus.APPLIED, now)));
       app.produce(app.topics.samples(), List.of(Map.entry("n1/good", sample("n1", "good", now, 0))));
 
       List<ConsumerRecord<String, CpuDecision>> decisions = KafkaWait.records(kafka, app.topics.cpuDecisions(), 1, Duration.ofSeconds(60));
       assertThat(decisions).extracting(ConsumerRecord::key).containsExactly("n1/good");
 
       List<ConsumerRecord<byte[], byte[]>> dlq = KafkaWait.records(kafka, app.topics.dlq().name(), new ByteArrayDeserializer(),
-          new ByteArrayDeserializer(), 5, Duration.ofSeconds(60));
+          new ByteArrayDeserializer(), 6, Duration.ofSeconds(60));
       Map<String, ConsumerRecord<byte[], byte[]>> byKey = new java.util.HashMap<>();
       dlq.forEach(r -> byKey.put(new String(r.key(), StandardCharsets.UTF_8), r));
-      assertThat(byKey).containsOnlyKeys("n1/garbage", "n1/..", "n1/neg", "n1/skew", "n1/moved");
+      assertThat(byKey).containsOnlyKeys("n1/garbage", "n1/..", "n1/neg", "n1/skew", "n1/moved", "n1/reflexed");
       assertThat(header(byKey.get("n1/garbage"), "__streams.errors.exception")).contains("UnknownSchemaIdException");
       assertThat(byKey.get("n1/garbage").value()).containsExactly(0, 0, 0, 0, 99, 1, 2);
       assertThat(header(byKey.get("n1/.."), "__streams.errors.message")).contains("invalid task id '..'");
@@ -69,8 +81,17 @@ class DeadLetterIntegrationTest {
       assertThat(header(byKey.get("n1/skew"), "__streams.errors.message")).contains("clock skew");
       assertThat(header(byKey.get("n1/moved"), "__streams.errors.message")).contains("maps to partition " + n1);
       assertThat(byKey.get("n1/moved").value()).isEqualTo(misplaced);
+      assertThat(header(byKey.get("n1/reflexed"), "__streams.errors.message")).contains("maps to partition " + n1);
+      assertThat(header(byKey.get("n1/reflexed"), "__streams.errors.topic")).isEqualTo(results);
+      assertThat(byKey.get("n1/reflexed").value()).isEqualTo(reflex);
       assertThat(header(byKey.get("n1/neg"), "__streams.errors.topic")).isEqualTo(samples);
     }
+  }
+
+  private static EnforcementResult result(String task, EnforcementStatus status, long tsMs) {
+    return EnforcementResult.newBuilder().setNode("n1").setTask(task).setTsMs(tsMs).setKind(EnforcementKind.FREEZE)
+        .setStatus(status).setReadFrozen(true).setReadMemoryBytes(1L << 30).setDecisionTopic("gate-tables")
+        .setDecisionPartition(0).setDecisionOffset(0).build();
   }
 
   @Test

@@ -6,6 +6,7 @@ import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.streams.topology.StreamsRunner;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * DESIGN's claim on a real broker: an app killed mid-stream and restarted — on its own state, or
  * on none so that it restores from the changelogs — publishes exactly the CPU and freeze decisions
- * of an app that ran through (exactly-once: nothing lost, nothing doubled), learned profiles included,
+ * and gate tables of an app that ran through (exactly-once: nothing lost, nothing doubled), learned profiles included,
  * and the same pool-state.
  */
 @WithKafka
@@ -57,6 +58,15 @@ class RestartDeterminismIntegrationTest {
   }
 
   /** Caught up on its inputs, the learned-profile loop included. */
+  /** Every node's gate tables in order, once at least {@code count} are there. */
+  private static Map<String, List<GateTable>> tablesByNode(KafkaEnv kafka, StreamsAppFixture app, int count) {
+    Map<String, List<GateTable>> byNode = new TreeMap<>();
+    for (ConsumerRecord<String, GateTable> r : KafkaWait.records(kafka, app.topics.gateTables(), count, Duration.ofSeconds(90))) {
+      byNode.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value());
+    }
+    return byNode;
+  }
+
   private static void caughtUp(KafkaEnv kafka, StreamsAppFixture app) {
     KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId,
         List.of(app.topics.samples().name(), app.topics.memoryUsage().name(), app.topics.configBroadcast().name(),
@@ -140,11 +150,13 @@ class RestartDeterminismIntegrationTest {
     StreamsAppFixture reference = app(kafka, "ref", startMs);
     Map<String, List<CpuDecision>> expected;
     Map<String, List<FreezeDecision>> expectedFreezes;
+    Map<String, List<GateTable>> expectedTables;
     Map<String, PoolState> expectedPools;
     try (StreamsRunner runner = reference.start(Files.createDirectory(dirs.resolve("ref")))) {
       feedLive(kafka, reference, input, 0, SECONDS);
       expected = decisionsByTask(kafka, reference, 1);
       expectedFreezes = freezesByTask(kafka, reference, 1);
+      expectedTables = tablesByNode(kafka, reference, 1);
       expectedPools = poolStates(kafka, reference, SECONDS - 5);
     }
     int expectedCount = total(expected);
@@ -155,6 +167,11 @@ class RestartDeterminismIntegrationTest {
         .contains("node-0/task-3", "node-5/task-3");
     assertThat(expectedFreezes.values().stream().flatMap(List::stream).map(FreezeDecision::getReason))
         .contains("PEAK_SLOT_BUSY", "SLOT_FREED");
+    int expectedTableCount = expectedTables.values().stream().mapToInt(List::size).sum();
+    System.out.printf("reference run: %d CPU decisions, %d freeze decisions, %d gate tables over %d nodes x %d s%n",
+        expectedCount, expectedFreezeCount, expectedTableCount, NODES, SECONDS);
+    assertThat(expectedTables).hasSize(NODES);
+    assertThat(expectedTableCount).as("each node's table changes as its tasks peak").isGreaterThan(NODES * 4);
 
     for (boolean freshState : new boolean[] {false, true}) {
       StreamsAppFixture app = app(kafka, freshState ? "fresh" : "same", startMs);
@@ -177,6 +194,9 @@ class RestartDeterminismIntegrationTest {
         assertThat(freezesByTask(kafka, app, expectedFreezeCount))
             .as(freshState ? "freezes after a restart on a fresh state dir" : "freezes after a restart on the same state dir")
             .isEqualTo(expectedFreezes);
+        assertThat(tablesByNode(kafka, app, expectedTableCount))
+            .as(freshState ? "gate tables after a restart on a fresh state dir" : "gate tables after a restart on the same state dir")
+            .isEqualTo(expectedTables);
         // V, L and the barrier come back from the changelogs: the pool updates go on as if never stopped
         Map<String, PoolState> pools = poolStates(kafka, app, expectedPools.size() - 2);
         List<String> common = expectedPools.keySet().stream().filter(pools::containsKey).toList();

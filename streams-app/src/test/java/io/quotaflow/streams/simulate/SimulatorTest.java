@@ -75,6 +75,30 @@ class SimulatorTest {
   }
 
   @Test
+  void aReflexFreezeLineIsAdoptedOrOverruledByTheGate() throws IOException {
+    List<String> input = new ArrayList<>();
+    for (String task : List.of("a", "b", "c")) {
+      input.add("{\"type\": \"task\", \"key\": \"n1/" + task + "\", \"value\": {\"ncpus\": 1, \"memory_normal_bytes\": 104857600}}");
+    }
+    input.add(memorySample("a", T0, 120));
+    input.add(memorySample("b", T0, 100));
+    input.add(memorySample("c", T0, 100));
+    // The reflex froze b and c between samples; their values leave out node and task, taken from the key.
+    for (String task : List.of("b", "c")) {
+      input.add("{\"type\": \"result\", \"key\": \"n1/" + task + "\", \"value\": {\"ts_ms\": " + (T0 + 400)
+          + ", \"kind\": \"FREEZE\", \"status\": \"REFLEX_FROZEN\", \"read_memory_bytes\": "
+          + (task.equals("b") ? 120 : 105) * 1048576L + ", \"decision_topic\": \"quotaflow.gate-tables\","
+          + " \"decision_partition\": 0, \"decision_offset\": 0}}");
+    }
+    Run run = simulate(input);
+    assertThat(run.summary().errors()).isEmpty();
+    assertThat(on(run, "freeze-decisions"))
+        .extracting(l -> l.path("key").asText() + " " + l.path("value").path("action").asText() + " "
+            + l.path("value").path("reason").asText() + " " + l.path("ts_ms").asLong())
+        .containsExactly("n1/b FREEZE REFLEX_ADOPTED " + (T0 + 400), "n1/c THAW REFLEX_OVERRULED " + (T0 + 400));
+  }
+
+  @Test
   void idleTaskIsReclaimedAndTheDecisionIsWrittenAsPlainJson() throws IOException {
     List<String> input = new ArrayList<>();
     input.add("{\"type\": \"task\", \"key\": \"n1/idle\", \"value\": {\"node\": \"n1\", \"task\": \"idle\", \"ncpus\": 2,"

@@ -8,6 +8,7 @@ import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.PeakGatingMode;
 import io.quotaflow.schemas.avro.SampleState;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * DESIGN's determinism claim: a task's decisions depend on its own records and the configs, not on
  * how nodes are spread over partitions. The same input runs once on one partition and once split
  * over 12 (each partition's share in its own driver, configs broadcast to all), and every task's
- * decision sequence must be the same.
+ * decision sequence, and every node's sequence of gate tables, must be the same.
  */
 class PartitionIndependenceTest {
 
@@ -38,8 +39,9 @@ class PartitionIndependenceTest {
 
   record Cluster(ClusterConfig config, long tsMs) implements Event {}
 
-  /** Every task's CPU decisions and freeze decisions, in order. */
-  record Decisions(Map<String, List<CpuDecision>> cpu, Map<String, List<FreezeDecision>> freeze) {}
+  /** Every task's CPU decisions and freeze decisions, and every node's gate tables, in order. */
+  record Decisions(Map<String, List<CpuDecision>> cpu, Map<String, List<FreezeDecision>> freeze,
+      Map<String, List<GateTable>> tables) {}
 
   @Test
   void oneAndTwelvePartitionsGiveTheSameDecisionsPerTask() {
@@ -55,6 +57,10 @@ class PartitionIndependenceTest {
         .contains("PEAK_SLOT_BUSY", "SLOT_FREED", "LEASE_RENEWAL", "GATING_OFF");
     assertThat(freezes).hasSizeGreaterThan(30);
     assertThat(split.freeze()).isEqualTo(whole.freeze());
+
+    assertThat(whole.tables()).hasSize(16);
+    assertThat(whole.tables().values().stream().mapToInt(List::size).sum()).isGreaterThan(16 * 5);
+    assertThat(split.tables()).isEqualTo(whole.tables());
   }
 
   /** Feeds every event to the driver of its node's partition; cluster configs go to every driver. */
@@ -65,6 +71,7 @@ class PartitionIndependenceTest {
     }
     Map<String, List<CpuDecision>> byTask = new TreeMap<>();
     Map<String, List<FreezeDecision>> freezesByTask = new TreeMap<>();
+    Map<String, List<GateTable>> tablesByNode = new TreeMap<>();
     try {
       for (Event event : events) {
         if (event instanceof Spec s) {
@@ -78,11 +85,12 @@ class PartitionIndependenceTest {
       for (TopologyHarness driver : drivers) {
         driver.drain().forEach(r -> byTask.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
         driver.drainFreezes().forEach(r -> freezesByTask.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
+        driver.drainTables().forEach(r -> tablesByNode.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r.value()));
       }
     } finally {
       drivers.forEach(TopologyHarness::close);
     }
-    return new Decisions(byTask, freezesByTask);
+    return new Decisions(byTask, freezesByTask, tablesByNode);
   }
 
   /**

@@ -3,8 +3,13 @@ package io.quotaflow.streams.topology;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.EnforcementHeaders;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.SampleState;
@@ -13,6 +18,9 @@ import io.quotaflow.streams.simulate.OfflineDriver;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
@@ -31,6 +39,8 @@ final class TopologyHarness implements AutoCloseable {
   final TestInputTopic<String, PoolConfig> pools;
   final TestOutputTopic<String, CpuDecision> decisions;
   final TestOutputTopic<String, FreezeDecision> freezes;
+  final TestInputTopic<String, EnforcementResult> results;
+  final TestOutputTopic<String, GateTable> tables;
   final TestOutputTopic<byte[], byte[]> dlq;
 
   TopologyHarness() {
@@ -48,6 +58,8 @@ final class TopologyHarness implements AutoCloseable {
     pools = offline.input(topics.poolConfigs());
     decisions = offline.output(topics.cpuDecisions());
     freezes = offline.output(topics.freezeDecisions());
+    results = offline.input(topics.enforcementResults());
+    tables = offline.output(topics.gateTables());
     dlq = offline.output(topics.dlq());
   }
 
@@ -65,6 +77,35 @@ final class TopologyHarness implements AutoCloseable {
     return CgroupSample.newBuilder().setNode(node).setTask(task).setTsMs(tsMs).setCpuUsageUsec(0)
         .setMemoryBytes(anonBytes + (8L << 20)).setMemoryAnonBytes(anonBytes).setState(SampleState.RUNNING).setSeq(0)
         .build();
+  }
+
+  /** What the enforcer of {@code node} publishes when its reflex freezes {@code task}, reading {@code readBytes}. */
+  static EnforcementResult reflexFreeze(String node, String task, long tsMs, Long readBytes) {
+    return result(node, task, tsMs, EnforcementKind.FREEZE, EnforcementStatus.REFLEX_FROZEN).setReadFrozen(true)
+        .setReadMemoryBytes(readBytes).build();
+  }
+
+  static EnforcementResult.Builder result(String node, String task, long tsMs, EnforcementKind kind,
+      EnforcementStatus status) {
+    return EnforcementResult.newBuilder().setNode(node).setTask(task).setTsMs(tsMs).setKind(kind).setStatus(status)
+        .setDecisionTopic("quotaflow.gate-tables").setDecisionPartition(0).setDecisionOffset(7);
+  }
+
+  /** A result as the enforcer publishes it: keyed node/task, its status in a header, at its own ts_ms. */
+  void pipeResult(EnforcementResult result) {
+    RecordHeaders headers = new RecordHeaders();
+    EnforcementHeaders.putStatus(headers, result.getStatus());
+    results.pipeInput(new TestRecord<>(result.getNode() + "/" + result.getTask(), result, headers,
+        Instant.ofEpochMilli(result.getTsMs())));
+  }
+
+  /** Raw bytes onto {@code topic}, for records no serializer would write. */
+  TestInputTopic<String, byte[]> rawInput(String topic) {
+    return offline.driver().createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  List<TestRecord<String, GateTable>> drainTables() {
+    return new ArrayList<>(tables.readRecordsToList());
   }
 
   <K, V> TestOutputTopic<K, V> offlineOutput(io.quotaflow.schemas.Topic<K, V> topic) {
