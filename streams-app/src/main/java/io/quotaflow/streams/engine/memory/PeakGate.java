@@ -253,7 +253,16 @@ public final class PeakGate {
    */
   public GateTable table() {
     List<TaskEntry> queue = queue();
-    List<String> holders = new ArrayList<>();
+    // Taken once for all rows: the table is computed on every gate call, so no row may loop over the node again.
+    int holderCount = 0;
+    for (TaskEntry e : tasks.values()) {
+      if (e.role == GateRole.HOLDING) {
+        holderCount++;
+      }
+    }
+    long committedBytes = config.mode() == GatingMode.BUDGET
+        ? PeakSlotAdmission.committedBytes(config, null, tasks.values(), sizes) : 0;
+    List<String> holders = new ArrayList<>(holderCount);
     List<GateTable.Row> rows = new ArrayList<>();
     for (TaskEntry e : tasks.values()) {
       if (!e.live) {
@@ -269,7 +278,8 @@ public final class PeakGate {
       boolean admitted = switch (e.role) {
         case HOLDING -> true;
         case WAITING -> false;
-        case RUNNING -> config.mode() == GatingMode.OFF || admitsNow(e);
+        case RUNNING -> config.mode() == GatingMode.OFF || e.interactive()
+            || (queue.isEmpty() && PeakSlotAdmission.admits(config, e, holderCount, committedBytes, sizes));
       };
       rows.add(new GateTable.Row(e.task, e.role, e.interactive(), threshold, peakBytes(e), admitted));
     }
@@ -283,7 +293,7 @@ public final class PeakGate {
       }
       case BUDGET -> {
         // The same sum admission compares with the budget, so bytes_left and the rows' admitted agree.
-        bytesLeft = config.budgetBytes() - PeakSlotAdmission.committedBytes(config, null, tasks.values(), sizes);
+        bytesLeft = config.budgetBytes() - committedBytes;
         admitsNewPeak = queue.isEmpty() && (holders.isEmpty() || bytesLeft > 0);
       }
       default -> admitsNewPeak = true;
