@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.GateTable;
 import io.quotaflow.streams.engine.memory.PeakGate;
+import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
@@ -51,8 +52,13 @@ final class GateStores {
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
   private final KeyValueStore<String, io.quotaflow.schemas.avro.GateTable> tables;
-  /** Learned profiles as this partition received them; looked up afresh on every use, never copied into a gate. */
+  /** Learned profiles as this partition received them; never copied into a gate. */
   private final ProfileLookup profiles;
+  /**
+   * Profiles looked up since the last profile broadcast, absent ones too: the gate asks for every task's on every
+   * call (its table), and a store miss costs a RocksDB read each time.
+   */
+  private final Map<String, Optional<MemoryProfile>> profilesLoaded = new HashMap<>();
   private final Map<String, NodeGate> loaded = new HashMap<>();
   /** Usage totals read or written since this object was made, written through like the gates: no decode per sample. */
   private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
@@ -68,11 +74,16 @@ final class GateStores {
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
     this.tables = context.getStateStore(Names.GATE_TABLE_STORE);
-    this.profiles = operation -> {
-      ConfigBroadcast copy = configs.get(TaskStores.PROFILE_KEY_PREFIX + operation);
+    this.profiles = operation -> profilesLoaded.computeIfAbsent(operation, op -> {
+      ConfigBroadcast copy = configs.get(TaskStores.PROFILE_KEY_PREFIX + op);
       return copy == null || copy.getMemoryProfile() == null
           ? Optional.empty() : Optional.of(GateRecords.profile(copy.getMemoryProfile()));
-    };
+    });
+  }
+
+  /** A profile was broadcast (or withdrawn) and stored: what was looked up before may be stale. */
+  void profilesChanged() {
+    profilesLoaded.clear();
   }
 
   ClusterConfig cluster() {

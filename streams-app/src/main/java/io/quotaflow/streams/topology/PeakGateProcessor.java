@@ -124,7 +124,11 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
   }
 
   private void onConfig(ConfigBroadcast config, long timestampMs) {
-    if (config == null || config.getKind() != BroadcastKind.CLUSTER_CONFIG) {
+    if (config == null || config.getKind() == BroadcastKind.MEMORY_PROFILE) {
+      stores.profilesChanged(); // the config applier has stored it; the gates look it up afresh from now on
+      return;
+    }
+    if (config.getKind() != BroadcastKind.CLUSTER_CONFIG) {
       return;
     }
     ClusterConfig cluster = stores.cluster(); // already updated by the config applier
