@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.PoolState;
@@ -70,7 +71,8 @@ class SchemaRoundTripTest {
         new Contract<>(topics.cpuDecisions(), CpuDecision.class),
         new Contract<>(topics.freezeDecisions(), FreezeDecision.class),
         new Contract<>(topics.poolState(), PoolState.class),
-        new Contract<>(topics.enforcementResults(), EnforcementResult.class));
+        new Contract<>(topics.enforcementResults(), EnforcementResult.class),
+        new Contract<>(topics.gateTables(), GateTable.class));
   }
 
   @Test
