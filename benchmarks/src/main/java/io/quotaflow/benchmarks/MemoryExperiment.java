@@ -146,6 +146,8 @@ record MemoryExperiment(
     private GatingMode reflexMode = GatingMode.OFF;
     /** Per task, the reflex's last reading while watched; −1 when not watched then. */
     private final long[] lastReading;
+    /** A table arrived since the last reading: its RUNNING rows stand for a reading at or below the threshold. */
+    private boolean tableSinceLastReading;
     /** Per task, when its reflex lease runs out; −1 when it holds none. */
     private final long[] reflexLeaseUntilMs;
     private final GatingMode mode;
@@ -263,14 +265,16 @@ record MemoryExperiment(
           continue;
         }
         long reading = bytes(task.memoryMib());
-        // A crossing needs a reading at or below the threshold first: a task already above is left to the gate.
-        boolean crossed = lastReading[i] >= 0 && lastReading[i] <= row.thresholdBytes()
-            && reading > row.thresholdBytes();
+        // A crossing needs a reading at or below the threshold first, the reflex's own or, for a task not read
+        // since it was watched, the RUNNING row of a table just arrived (ReflexRule.toFreeze).
+        boolean belowBefore = lastReading[i] >= 0 ? lastReading[i] <= row.thresholdBytes() : tableSinceLastReading;
+        boolean crossed = belowBefore && reading > row.thresholdBytes();
         lastReading[i] = reading;
         if (crossed && !task.frozen()) {
           schedule(new ReflexFreeze(readingMs + reflex.latencyMs(), seq++, i, reading));
         }
       }
+      tableSinceLastReading = false;
     }
 
     private void applyDue(long untilMs) {
@@ -285,6 +289,7 @@ record MemoryExperiment(
             rows.put(row.task(), row);
           }
           reflexRows = rows;
+          tableSinceLastReading = true;
         } else if (d instanceof ReflexFreeze f) {
           reflexFreeze(f);
         } else if (d instanceof LeaseEnd l && reflexLeaseUntilMs[l.task()] == l.atMs()) {

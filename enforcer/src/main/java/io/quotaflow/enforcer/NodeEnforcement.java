@@ -46,6 +46,8 @@ final class NodeEnforcement {
   private DecisionRef gateRef;
   /** The reflex's readings of the tasks it watched last time, bytes. */
   private Map<TaskId, Long> lastReadings = Map.of();
+  /** A gate table arrived while tailing since the reflex's last round (ReflexRule.toFreeze). */
+  private boolean tableSinceLastRound;
 
   /** While catching up: the latest decision record of each of the node's keys, per topic. */
   private final Map<String, FeedRecord> latestAtStart = new LinkedHashMap<>();
@@ -135,6 +137,7 @@ final class NodeEnforcement {
       onCluster(c);
     } else if (isGate(record)) {
       onGate(record);
+      tableSinceLastRound = true; // not at start: a table absorbed then may be old
     } else if (!isClusterNoise(record)) {
       handleDecision(record, false);
     }
@@ -161,8 +164,10 @@ final class NodeEnforcement {
     Map<TaskId, ReflexWatcher.Reading> readings = watcher.read(watched.keySet());
     Map<TaskId, Long> current = new HashMap<>();
     readings.forEach((task, reading) -> current.put(task, reading.usageBytes()));
-    List<ReflexRule.Freeze> freezes = ReflexRule.toFreeze(watched, ledger.leases()::holds, lastReadings, current);
+    List<ReflexRule.Freeze> freezes =
+        ReflexRule.toFreeze(watched, ledger.leases()::holds, lastReadings, current, tableSinceLastRound);
     lastReadings = current;
+    tableSinceLastRound = false;
     reflexWatched = watched.size();
     for (ReflexRule.Freeze each : freezes) {
       freeze.reflexFreeze(each, gateRef, reflexLeaseMs, readings.get(each.task()).readAtNanos());

@@ -19,9 +19,13 @@ import java.util.function.Predicate;
  * arguments; no clock, no files.
  *
  * <p>The streams app's gate stays the authority: the reflex only acts where the gate's own last
- * table says the task would be kept waiting ({@code admitted=false}), and only on a crossing seen
- * between two of its own readings, so a task that was already above its threshold when first
- * watched is left to the gate, and a task the gate thawed while above it is not frozen again.
+ * table says the task would be kept waiting ({@code admitted=false}), and only on a crossing: a
+ * reading above the threshold after one at or below it. The reading before may be the gate's own:
+ * a table that arrived since the last round lists the task {@code RUNNING}, which the gate leaves a
+ * task only at or below its threshold, so a task first read above it right after such a table
+ * crossed since the gate's last sample (the gate would freeze it at its next one). Otherwise, a
+ * task already above its threshold when first read (after a restart, say, on a table that may be
+ * old), or one the gate thawed while above it, is left to the gate.
  */
 final class ReflexRule {
 
@@ -60,21 +64,24 @@ final class ReflexRule {
    *
    * @param watched tasks and thresholds ({@link #watched})
    * @param held whether this enforcer holds a freeze lease on a task
-   * @param previous each task's reading before, bytes; a task missing here was not watched then
+   * @param previous each task's reading before, bytes; a task missing here was not read then
    * @param current each task's reading now, bytes; a task missing here could not be read
+   * @param tableSinceLastRound whether a gate table arrived since the last round: its {@code RUNNING}
+   *     rows stand for a reading at or below the threshold of tasks without one in {@code previous}
    */
   static List<Freeze> toFreeze(Map<TaskId, Long> watched, Predicate<TaskId> held, Map<TaskId, Long> previous,
-      Map<TaskId, Long> current) {
+      Map<TaskId, Long> current, boolean tableSinceLastRound) {
     List<Freeze> freezes = new ArrayList<>();
     for (Map.Entry<TaskId, Long> watch : watched.entrySet()) {
       TaskId task = watch.getKey();
       long threshold = watch.getValue();
       Long before = previous.get(task);
       Long now = current.get(task);
-      if (before == null || now == null || held.test(task)) {
+      if (now == null || held.test(task)) {
         continue;
       }
-      if (before <= threshold && now > threshold) {
+      boolean belowBefore = before != null ? before <= threshold : tableSinceLastRound;
+      if (belowBefore && now > threshold) {
         freezes.add(new Freeze(task, now, threshold));
       }
     }

@@ -196,6 +196,36 @@ class ReflexOnRealCgroupsTest {
   }
 
   @Test
+  void aTaskFirstReadAboveItsThresholdIsFrozenOnATableJustArrivedButNotOnTheTableAbsorbedAtStart() throws Exception {
+    Allocator job = new Allocator("job-6");
+    job.target(FIRST_STEP_MIB);
+    KafkaWait.until(Duration.ofSeconds(20), "the allocator's first step", () -> job.heldMib() >= FIRST_STEP_MIB);
+    // Already above: the table's RUNNING row is the gate's word from a sample before it grew.
+    long threshold = anonBytes(job.group) - 16 * MIB;
+    GateTable watching = table(GateTableTask.newBuilder().setTask(job.group.value()).setRole(GateTaskRole.RUNNING)
+        .setInteractive(false).setThresholdBytes(threshold).setPeakBytes(threshold * 4).setAdmitted(false).build());
+    kafka.gateTable(watching);
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
+    kafka.startWithReflexLease(sandbox.config(), dir.resolve("state.json"), Duration.ZERO, meters, Duration.ofSeconds(2));
+
+    // At start the table may be old: a task first read above it is left to the gate.
+    awaitWatched(meters, 1);
+    Thread.sleep(500); // five more readings
+    assertThat(meters.get("quotaflow.enforcer.reflex.freezes").counter().count()).isZero();
+    assertThat(sandbox.read("freezer", job.group, "freezer.state")).isEqualTo("THAWED");
+
+    // Admitted (not watched), then a table while tailing that keeps it waiting: the first reading above freezes.
+    kafka.gateTable(table(GateTableTask.newBuilder(watching.getTasks().get(0)).setAdmitted(true).build()));
+    awaitWatched(meters, 0);
+    RecordMetadata tailing = kafka.gateTable(watching);
+    EnforcementResult frozen = kafka.awaitResult("the reflex freeze on the new table",
+        about(job.group.value()).and(r -> r.getStatus() == EnforcementStatus.REFLEX_FROZEN));
+    assertThat(answers(tailing).test(frozen)).as("names the table that just arrived").isTrue();
+    assertThat(frozen.getReadMemoryBytes()).isGreaterThan(threshold);
+    assertThat(sandbox.read("freezer", job.group, "freezer.state")).isEqualTo("FROZEN");
+  }
+
+  @Test
   void theReflexWatchesOnlyWhatTheNodesLastReadableTableAndTheModeAllow() throws Exception {
     PrometheusMeterRegistry meters = OpsServer.newRegistry("enforcer");
     kafka.startWithReflexLease(sandbox.config(), dir.resolve("state.json"), Duration.ZERO, meters, Duration.ofSeconds(2));

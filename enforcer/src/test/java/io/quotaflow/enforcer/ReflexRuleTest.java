@@ -83,32 +83,44 @@ class ReflexRuleTest {
   @Test
   void onlyACrossingFreezes() {
     Map<TaskId, Long> watched = Map.of(JOB, 100 * MB);
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of(JOB, 101 * MB)))
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of(JOB, 101 * MB), false))
         .containsExactly(new ReflexRule.Freeze(JOB, 101 * MB, 100 * MB));
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 100 * MB), Map.of(JOB, 100 * MB + 1)))
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 100 * MB), Map.of(JOB, 100 * MB + 1), false))
         .as("from exactly at the threshold").hasSize(1);
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of(JOB, 100 * MB)))
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of(JOB, 100 * MB), false))
         .as("at the threshold is not above it").isEmpty();
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 120 * MB), Map.of(JOB, 130 * MB)))
-        .as("already above before: left to the gate").isEmpty();
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(), Map.of(JOB, 130 * MB)))
-        .as("first reading since watched: no crossing seen").isEmpty();
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of()))
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 120 * MB), Map.of(JOB, 130 * MB), true))
+        .as("already above before, even just after a table: left to the gate").isEmpty();
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(), Map.of(JOB, 130 * MB), false))
+        .as("first reading since watched, no table since the last round: no crossing seen").isEmpty();
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 90 * MB), Map.of(), true))
         .as("not read now").isEmpty();
-    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 150 * MB), Map.of(JOB, 90 * MB))).isEmpty();
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(JOB, 150 * MB), Map.of(JOB, 90 * MB), true)).isEmpty();
+  }
+
+  @Test
+  void aTableJustArrivedVouchesForTheReadingBeforeOfATaskNotReadYet() {
+    // RUNNING in a table that arrived since the last round: the gate saw the task at or below its threshold.
+    Map<TaskId, Long> watched = Map.of(JOB, 100 * MB);
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(), Map.of(JOB, 130 * MB), true))
+        .containsExactly(new ReflexRule.Freeze(JOB, 130 * MB, 100 * MB));
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(), Map.of(JOB, 100 * MB), true))
+        .as("at the threshold is not above it").isEmpty();
+    assertThat(ReflexRule.toFreeze(watched, t -> false, Map.of(), Map.of(), true)).as("not read now").isEmpty();
   }
 
   @Test
   void neverATaskThisEnforcerAlreadyHolds() {
     Map<TaskId, Long> watched = Map.of(JOB, 100 * MB);
-    assertThat(ReflexRule.toFreeze(watched, Set.of(JOB)::contains, Map.of(JOB, 90 * MB), Map.of(JOB, 101 * MB)))
+    assertThat(ReflexRule.toFreeze(watched, Set.of(JOB)::contains, Map.of(JOB, 90 * MB), Map.of(JOB, 101 * MB), false))
         .isEmpty();
+    assertThat(ReflexRule.toFreeze(watched, Set.of(JOB)::contains, Map.of(), Map.of(JOB, 101 * MB), true)).isEmpty();
   }
 
   @Test
   void onlyWatchedTasksFreeze() {
     TaskId other = TaskId.of("job-2");
     assertThat(ReflexRule.toFreeze(Map.of(JOB, 100 * MB), t -> false, Map.of(JOB, 90 * MB, other, 90 * MB),
-        Map.of(JOB, 95 * MB, other, 500 * MB))).isEmpty();
+        Map.of(JOB, 95 * MB, other, 500 * MB), true)).isEmpty();
   }
 }
