@@ -3,12 +3,12 @@ package io.quotaflow.benchmarks;
 import java.util.Arrays;
 
 /** Every latency of a window, in milliseconds, for exact percentiles. One thread records; read after it stops. */
-final class Latencies {
+public final class Latencies {
 
   private long[] valuesMs = new long[1 << 16];
   private int count;
 
-  void record(long latencyMs) {
+  public void record(long latencyMs) {
     if (count == valuesMs.length) {
       valuesMs = Arrays.copyOf(valuesMs, valuesMs.length * 2);
     }
@@ -16,7 +16,7 @@ final class Latencies {
   }
 
   /** Summary of what was recorded: nearest-rank percentiles; all -1 when nothing was. */
-  Summary summary() {
+  public Summary summary() {
     if (count == 0) {
       return new Summary(0, -1, -1, -1, -1);
     }
@@ -46,5 +46,5 @@ final class Latencies {
     return sorted[Math.max(0, index)];
   }
 
-  record Summary(int count, long p50Ms, long p99Ms, long p999Ms, long maxMs) {}
+  public record Summary(int count, long p50Ms, long p99Ms, long p999Ms, long maxMs) {}
 }

@@ -73,14 +73,19 @@ public final class CgroupSandbox implements AutoCloseable {
    * been attached to every hierarchy and then execs it, so all it burns is charged to the group.
    */
   public Process spawn(TaskId group, List<String> command) throws IOException {
+    return spawn(group, command, ProcessBuilder.Redirect.DISCARD);
+  }
+
+  /** As {@link #spawn(TaskId, List)}, with the process's standard output sent to {@code stdout}. */
+  public Process spawn(TaskId group, List<String> command, ProcessBuilder.Redirect stdout) throws IOException {
     List<String> argv = new ArrayList<>(List.of("sh", "-c", "read go; exec \"$@\"", "sh"));
     argv.addAll(command);
-    return start(group, argv);
+    return start(group, argv, stdout);
   }
 
   /** As {@link #spawn}, running {@code sh -c script}. */
   public Process spawnShell(TaskId group, String script) throws IOException {
-    return start(group, List.of("sh", "-c", "read go; " + script));
+    return start(group, List.of("sh", "-c", "read go; " + script), ProcessBuilder.Redirect.DISCARD);
   }
 
   /** A process that burns one CPU. */
@@ -93,9 +98,9 @@ public final class CgroupSandbox implements AutoCloseable {
     return spawnShell(group, "exec sleep 600");
   }
 
-  private Process start(TaskId group, List<String> argv) throws IOException {
+  private Process start(TaskId group, List<String> argv, ProcessBuilder.Redirect stdout) throws IOException {
     Process process = new ProcessBuilder(argv)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .redirectOutput(stdout)
         .redirectError(ProcessBuilder.Redirect.DISCARD)
         .start();
     processes.add(process);

@@ -57,6 +57,8 @@ public final class QuotaflowCli implements Runnable {
     CommandLine root = new CommandLine(new QuotaflowCli());
     // bench replay lives here, not in the benchmarks module: the replay classes it times are the cli's.
     root.getSubcommands().get("bench").addSubcommand(new ReplayBench());
+    // bench reflex too: the stepping allocator and the node stack it drives are the cli's.
+    root.getSubcommands().get("bench").addSubcommand(new ReflexBench());
     addFooter(root, LOGGING_VARIABLES);
     return root;
   }

@@ -12,7 +12,8 @@ import picocli.CommandLine;
 /**
  * {@code quotaflow bench} as a user meets it, now that the benchmarks live in their own module: the
  * same command, subcommands and usage lines under {@code quotaflow}, and a benchmark run through it;
- * {@code bench replay}, which the cli adds since the replay classes are its own, among them.
+ * {@code bench replay} and {@code bench reflex}, which the cli adds since the replay classes, the stepping
+ * allocator and the node stack are its own, among them.
  */
 class BenchCommandTest {
 
@@ -33,12 +34,14 @@ class BenchCommandTest {
     assertThat(out.toString()).startsWith("Usage: quotaflow bench [-hV] [COMMAND]")
         .contains("Run a benchmark and print its figures (see docs/benchmarks.md).");
     assertThat(out.toString().lines().filter(l -> l.matches("^  [a-z]+ .*")).map(l -> l.trim().split("\\s+")[0]))
-        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "soak", "engines", "enforcer", "replay");
+        .containsExactly("memory", "pools", "collector", "cpu", "cgroups", "soak", "engines", "enforcer", "replay",
+            "reflex");
   }
 
   @Test
   void eachBenchmarksUsageIsNamedUnderQuotaflowBench() {
-    for (String benchmark : new String[] {"memory", "pools", "collector", "cpu", "cgroups", "engines", "enforcer", "replay"}) {
+    for (String benchmark :
+        new String[] {"memory", "pools", "collector", "cpu", "cgroups", "engines", "enforcer", "replay", "reflex"}) {
       assertThat(quotaflow("bench", benchmark, "--help")).as(benchmark).isZero();
       assertThat(out.toString()).as(benchmark).startsWith("Usage: quotaflow bench " + benchmark + " ");
     }

@@ -40,10 +40,23 @@ final class AnonymousMemory implements AutoCloseable {
    * {@code targetBytes} (never below what the JVM needs for itself).
    */
   void resizeTo(long targetBytes) throws IOException {
+    resizeTo(targetBytes, Long.MAX_VALUE, () -> {});
+  }
+
+  /**
+   * As {@link #resizeTo(long)}, and runs {@code onCrossing} right after the chunk that takes the
+   * process's anonymous memory from at most {@code markBytes} to above it: the allocator's own time
+   * of a threshold crossing, to within one chunk's allocation.
+   */
+  void resizeTo(long targetBytes, long markBytes, Runnable onCrossing) throws IOException {
     long ownBytes = Math.max(0, rssAnonBytes() - heldBytes());
     long wantChunks = Math.max(0, Math.round((double) (targetBytes - ownBytes) / CHUNK_BYTES));
     while (chunks.size() < wantChunks) {
+      boolean below = ownBytes + heldBytes() <= markBytes;
       chunks.push(ByteBuffer.allocateDirect(CHUNK_BYTES));
+      if (below && ownBytes + heldBytes() > markBytes) {
+        onCrossing.run();
+      }
     }
     boolean freed = false;
     while (chunks.size() > wantChunks) {

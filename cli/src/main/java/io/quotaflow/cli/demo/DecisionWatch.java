@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.PoolState;
 import java.time.Duration;
 import java.util.HashMap;
@@ -30,10 +31,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's partition of {@code cpu-decisions}, {@code freeze-decisions} and {@code
+ * The node's partition of {@code cpu-decisions}, {@code freeze-decisions}, {@code gate-tables} and {@code
  * enforcement-results}, and {@code pool-state}, read as a data team's consumer would ({@code
  * read_committed}, the streams app writes in transactions): the latest CPU and freeze decision and CPU
- * result of each task, the latest state of each pool, and counts for the closing summary.
+ * and freeze result of each task, the node's gate table, the latest state of each pool, and counts for
+ * the closing summary.
  */
 public final class DecisionWatch implements AutoCloseable {
 
@@ -45,6 +47,8 @@ public final class DecisionWatch implements AutoCloseable {
   private final Map<String, FreezeDecision> freezes = new ConcurrentHashMap<>();
   private final WaitQueue queue = new WaitQueue();
   private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
+  private final Map<String, EnforcementResult> freezeResults = new ConcurrentHashMap<>();
+  private volatile GateTable gateTable;
   private final Map<String, PoolState> pools = new ConcurrentHashMap<>();
   private final AtomicLong decisionCount = new AtomicLong();
   private final AtomicLong appliedCount = new AtomicLong();
@@ -67,7 +71,8 @@ public final class DecisionWatch implements AutoCloseable {
     KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
     consumer.assign(List.of(partitionOf(topics.cpuDecisions(), node), partitionOf(topics.freezeDecisions(), node),
-        partitionOf(topics.enforcementResults(), node), new TopicPartition(topics.poolState().name(), 0)));
+        partitionOf(topics.enforcementResults(), node), partitionOf(topics.gateTables(), node),
+        new TopicPartition(topics.poolState().name(), 0)));
     DecisionWatch watch = new DecisionWatch(topics, consumer);
     watch.thread.start();
     return watch;
@@ -110,6 +115,10 @@ public final class DecisionWatch implements AutoCloseable {
       }
       return;
     }
+    if (record.topic().equals(topics.gateTables().name())) {
+      gateTable = record.value() == null ? null : decode(topics.gateTables(), record);
+      return;
+    }
     String task = TaskKey.parse(record.key()).task();
     if (record.value() == null) {
       if (record.topic().equals(topics.freezeDecisions().name())) {
@@ -137,6 +146,8 @@ public final class DecisionWatch implements AutoCloseable {
         if (result.getStatus() == EnforcementStatus.APPLIED) {
           appliedCount.incrementAndGet();
         }
+      } else {
+        freezeResults.put(task, result);
       }
     }
   }
@@ -166,6 +177,16 @@ public final class DecisionWatch implements AutoCloseable {
 
   public Optional<EnforcementResult> result(String task) {
     return Optional.ofNullable(results.get(task));
+  }
+
+  /** The enforcer's latest answer to a freeze decision of the task, or its reflex's freeze of it. */
+  public Optional<EnforcementResult> freezeResult(String task) {
+    return Optional.ofNullable(freezeResults.get(task));
+  }
+
+  /** The node's gate as the streams app last published it on {@code gate-tables}. */
+  public Optional<GateTable> gateTable() {
+    return Optional.ofNullable(gateTable);
   }
 
   /** CPU decisions read so far. */

@@ -24,6 +24,8 @@ final class MemoryWorkload {
    */
   static final List<String> ENVIRONMENT = List.of("MALLOC_MMAP_THRESHOLD_=131072");
   static final String STDIN = "stdin";
+  /** Starts the line printed when the allocator grows past the mark of its stdin line: {@code crossed MARK EPOCH_MS}. */
+  static final String CROSSED = "crossed";
   /** Room for the JVM's own direct buffers besides the held ones. */
   private static final long DIRECT_MARGIN_MB = 32;
 
@@ -44,7 +46,8 @@ final class MemoryWorkload {
         if (mb < 0) {
           return;
         }
-        memory.resizeTo(mb << 20);
+        long markBytes = target.markBytes();
+        memory.resizeTo(mb << 20, markBytes, () -> crossed(markBytes));
       }
     }
   }
@@ -52,6 +55,17 @@ final class MemoryWorkload {
   /** The memory to hold at a moment of progress, MiB; negative: stop. */
   private interface Target {
     long mbAt(long progressMs);
+
+    /** Growing past this many bytes is reported on standard output ({@link #crossed}). */
+    default long markBytes() {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  /** The allocator's own time of a crossing, for a benchmark that measures how soon the freezer stops it. */
+  private static void crossed(long markBytes) {
+    System.out.println(CROSSED + " " + markBytes + " " + System.currentTimeMillis());
+    System.out.flush();
   }
 
   private record ScheduleTarget(MemorySchedule schedule) implements Target {
@@ -61,9 +75,13 @@ final class MemoryWorkload {
     }
   }
 
-  /** The latest number read from standard input; before the first, nothing beyond the JVM's own. */
+  /**
+   * The latest line read from standard input: {@code MIB}, or {@code MIB MARK_BYTES} to have the crossing of
+   * {@code MARK_BYTES} reported; before the first, nothing beyond the JVM's own.
+   */
   private static final class StdinTarget implements Target {
     private volatile long mb;
+    private volatile long markBytes = Long.MAX_VALUE;
 
     static StdinTarget start() {
       StdinTarget target = new StdinTarget();
@@ -76,8 +94,10 @@ final class MemoryWorkload {
     private void read() {
       try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII))) {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
+          String[] fields = line.trim().split("\\s+");
           if (!line.isBlank()) {
-            mb = Math.max(0, Long.parseLong(line.trim()));
+            markBytes = fields.length > 1 ? Long.parseLong(fields[1]) : Long.MAX_VALUE;
+            mb = Math.max(0, Long.parseLong(fields[0]));
           }
         }
       } catch (IOException | NumberFormatException e) {
@@ -89,6 +109,11 @@ final class MemoryWorkload {
     @Override
     public long mbAt(long progressMs) {
       return mb;
+    }
+
+    @Override
+    public long markBytes() {
+      return markBytes;
     }
   }
 }

@@ -36,12 +36,20 @@ public final class NodeStack implements AutoCloseable {
    * @param workDir the streams state directory and the enforcer's state file go under it
    * @param samplePeriod the collector's sampling period
    * @param commitInterval the streams app's commit interval: decisions become visible at each commit
+   * @param reflexHz how often the enforcer's memory reflex reads its watched tasks; 0: no reflex
    */
   public record Settings(Map<String, Object> clientProperties, Topics.Settings topics, String node,
-      CgroupConfig cgroups, Path workDir, Duration samplePeriod, Duration commitInterval) {
+      CgroupConfig cgroups, Path workDir, Duration samplePeriod, Duration commitInterval, int reflexHz) {
 
     public Settings {
       clientProperties = Map.copyOf(clientProperties);
+    }
+
+    /** With the enforcer's default reflex. */
+    public Settings(Map<String, Object> clientProperties, Topics.Settings topics, String node, CgroupConfig cgroups,
+        Path workDir, Duration samplePeriod, Duration commitInterval) {
+      this(clientProperties, topics, node, cgroups, workDir, samplePeriod, commitInterval,
+          Enforcer.Settings.DEFAULT_REFLEX_HZ);
     }
   }
 
@@ -105,7 +113,7 @@ public final class NodeStack implements AutoCloseable {
     return Enforcer.start(
         new Enforcer.Settings(settings.node(), false, settings.workDir().resolve("enforcer-state.json"),
             Enforcer.Settings.DEFAULT_LEASE_THAW_INTERVAL, Enforcer.Settings.DEFAULT_FREEZE_TIMEOUT,
-            settings.clientProperties()),
+            settings.clientProperties()).withReflex(settings.reflexHz(), Enforcer.Settings.DEFAULT_REFLEX_LEASE),
         Cgroups.open(settings.cgroups()), Topics.create(settings.topics(), registry), meters);
   }
 

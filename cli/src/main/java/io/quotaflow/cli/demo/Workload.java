@@ -71,9 +71,16 @@ public final class Workload {
   }
 
   /**
+   * Starts the line a {@link #stdinControlled} allocator prints when it grows past the mark of its input line
+   * ({@code MIB MARK_BYTES}): {@code crossed MARK_BYTES EPOCH_MS}, the allocator's own time of the crossing.
+   */
+  public static final String CROSSED = MemoryWorkload.CROSSED;
+
+  /**
    * The command that runs a stepping allocator told what to hold by lines on its standard input,
-   * each a number of MiB of anonymous memory (for tests, which step it deterministically); it
-   * exits when its input closes. {@code maxMb}: the most a line may ask for.
+   * each a number of MiB of anonymous memory (for tests, which step it deterministically), optionally
+   * followed by a mark in bytes whose crossing it reports ({@link #CROSSED}); it exits when its input
+   * closes. {@code maxMb}: the most a line may ask for.
    */
   public static List<String> stdinControlled(long maxMb) {
     return jvm(MemoryWorkload.ENVIRONMENT, List.of(MemoryWorkload.directMemoryFlag(maxMb)), MemoryWorkload.ARGUMENT,
