@@ -10,7 +10,6 @@ import io.quotaflow.cli.demo.DemoCgroups;
 import io.quotaflow.cli.demo.DemoLogging;
 import io.quotaflow.cli.demo.DemoSpecs;
 import io.quotaflow.cli.demo.DemoTask;
-import io.quotaflow.cli.demo.GateRoles;
 import io.quotaflow.cli.demo.LiveTable;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.StatusPage;
@@ -26,7 +25,6 @@ import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.Topics;
-import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.Enforcement;
 import io.quotaflow.schemas.avro.EnforcementKind;
 import io.quotaflow.schemas.avro.PoolConfig;
@@ -177,9 +175,7 @@ final class DemoCommand implements Callable<Integer> {
       publishSpecs(new ConfigTopics(client), topics, nodeId, dryRun ? Enforcement.DRY_RUN : Enforcement.ON);
       watch = DecisionWatch.start(client, topics, nodeId);
       opened.push(watch);
-      ClusterConfig gating = DemoSpecs.cluster(Enforcement.ON);
-      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, DemoSpecs.pools(), watch,
-          new GateRoles(gating.getPeakThresholdRatio(), gating.getPeakReleaseRatio()));
+      TaskBoard board = new TaskBoard(Cgroups.open(cgroups.config()), DemoTask.ALL, DemoSpecs.pools(), watch);
       opened.push(board);
 
       String headline = cgroups.modeLine() + "; Kafka " + pair.bootstrapServers() + ", registry " + pair.registryUrl();

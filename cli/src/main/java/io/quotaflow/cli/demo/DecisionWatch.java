@@ -45,7 +45,6 @@ public final class DecisionWatch implements AutoCloseable {
   private final KafkaConsumer<String, byte[]> consumer;
   private final Map<String, CpuDecision> decisions = new ConcurrentHashMap<>();
   private final Map<String, FreezeDecision> freezes = new ConcurrentHashMap<>();
-  private final WaitQueue queue = new WaitQueue();
   private final Map<String, EnforcementResult> results = new ConcurrentHashMap<>();
   private final Map<String, EnforcementResult> freezeResults = new ConcurrentHashMap<>();
   private volatile GateTable gateTable;
@@ -123,7 +122,6 @@ public final class DecisionWatch implements AutoCloseable {
     if (record.value() == null) {
       if (record.topic().equals(topics.freezeDecisions().name())) {
         freezes.remove(task); // the gate forgot a task that is gone: no decision of it stands
-        queue.onDecision(task, null);
       }
       return;
     }
@@ -133,7 +131,6 @@ public final class DecisionWatch implements AutoCloseable {
     } else if (record.topic().equals(topics.freezeDecisions().name())) {
       FreezeDecision freeze = decode(topics.freezeDecisions(), record);
       FreezeDecision before = freezes.put(task, freeze);
-      queue.onDecision(task, freeze);
       if (freeze.getAction() == FreezeAction.THAW) {
         thawCount.incrementAndGet();
       } else if (before == null || before.getAction() != FreezeAction.FREEZE) {
@@ -163,11 +160,6 @@ public final class DecisionWatch implements AutoCloseable {
   /** The task's latest freeze decision (FREEZE, a renewal, or THAW). */
   public Optional<FreezeDecision> freeze(String task) {
     return Optional.ofNullable(freezes.get(task));
-  }
-
-  /** A waiting task's place in the node's wait queue now (0 = head), or null ({@link WaitQueue}). */
-  public Integer queuePosition(String task) {
-    return queue.position(task);
   }
 
   /** The pool's latest {@code pool-state}: its volume, fair share and what its tasks ask for, as of its {@code ts_ms}. */

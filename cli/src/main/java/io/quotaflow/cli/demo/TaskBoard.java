@@ -7,18 +7,20 @@ import io.quotaflow.cgroups.Cgroups;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.GateTable;
 import io.quotaflow.schemas.avro.PoolConfig;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Builds the live table's rows. Per task: usage from each group's CPU counter between two calls, memory,
- * shares and quota read back from the cgroup, limits, the last action and the freeze decisions
- * from {@link DecisionWatch}, and from those and the memory, each gated task's place at the peak
- * gate ({@link GateRoles}). Per pool: its config and its latest {@code pool-state} from the watch.
+ * shares and quota read back from the cgroup, limits and the last action from {@link DecisionWatch}, and
+ * each gated task's place at the peak gate from the node's gate table: its role, and a waiting task's
+ * place in the queue. Per pool: its config and its latest {@code pool-state} from the watch.
  * Called from one thread.
  */
 public final class TaskBoard implements AutoCloseable {
@@ -35,16 +37,14 @@ public final class TaskBoard implements AutoCloseable {
   private final DecisionWatch watch;
   private final Map<String, CgroupStatsReader> readers = new HashMap<>();
   private final Map<String, Reading> previous = new HashMap<>();
-  private final GateRoles gate;
   private final List<PoolConfig> pools;
 
-  /** {@code gate}: where the gated tasks stand, judged with the cluster config's ratios; {@code pools}: the pools shown. */
-  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, List<PoolConfig> pools, DecisionWatch watch, GateRoles gate) {
+  /** {@code pools}: the pools shown. */
+  public TaskBoard(Cgroups cgroups, List<DemoTask> tasks, List<PoolConfig> pools, DecisionWatch watch) {
     this.cgroups = cgroups;
     this.tasks = List.copyOf(tasks);
     this.pools = List.copyOf(pools);
     this.watch = watch;
-    this.gate = gate;
   }
 
   /** One row per task and per pool, in the order given; what cannot be read is left unknown. */
@@ -58,25 +58,34 @@ public final class TaskBoard implements AutoCloseable {
 
   private List<TaskRow> taskRows(long nowMs) {
     List<TaskRow> rows = new ArrayList<>();
+    GateTable gate = watch.gateTable().orElse(null);
     for (DemoTask task : tasks) {
       Now now = read(task.name());
       CgroupCpuRead cpu = cpuValues(task.name());
       CpuDecision decision = watch.decision(task.name()).orElse(null);
       EnforcementResult result = watch.result(task.name()).orElse(null);
-      Long normalBytes = task.memory() == null ? null : task.memory().normalMb() << 20;
-      String role = gate.next(task.name(), normalBytes, watch.freeze(task.name()).orElse(null), now.memoryBytes());
+      int queuePosition = gate == null ? -1 : gate.getQueue().indexOf(task.name());
       rows.add(new TaskRow(task.name(), task.pool(), now.usageCores(),
           decision == null ? null : decision.getSoftLimitCpu(),
           decision == null ? null : decision.getEffectiveLimitCpu(),
           cpu == null ? null : cpu.sharesEquivalent(),
           cpu == null ? null : cpu.quotaCores(),
           now.memoryBytes(),
-          role,
-          GateRoles.WAITING.equals(role) ? watch.queuePosition(task.name()) : null,
+          task.memory() == null ? null : role(gate, task.name()),
+          queuePosition < 0 ? null : queuePosition,
           result == null ? null : result.getStatus().name(),
           result == null ? null : nowMs - result.getTsMs()));
     }
     return rows;
+  }
+
+  /** A gated task's role as the gate table says: running, holding or waiting; running before it is in a table. */
+  private static String role(GateTable gate, String task) {
+    if (gate == null) {
+      return "running";
+    }
+    return gate.getTasks().stream().filter(row -> row.getTask().equals(task)).findFirst()
+        .map(row -> row.getRole().name().toLowerCase(Locale.ROOT)).orElse("running");
   }
 
   private Now read(String task) {

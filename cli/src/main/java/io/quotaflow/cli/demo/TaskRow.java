@@ -11,7 +11,7 @@ package io.quotaflow.cli.demo;
  * @param shares cpu.shares (v1) or the weight converted to shares (v2), read from the cgroup
  * @param quotaCores the CFS quota read from the cgroup, in cores; null = none
  * @param memoryBytes anonymous memory read from the cgroup (v1 {@code memory.stat total_rss}), else its usage
- * @param gateRole where a gated task stands at the memory peak gate: running, holding or waiting ({@link GateRoles})
+ * @param gateRole where a gated task stands at the memory peak gate: running, holding or waiting, as the node's gate table says
  * @param queuePosition a waiting task's place in the node's wait queue, 0 = head
  * @param lastAction the enforcer's latest status for the task's CPU (APPLIED, DRY_RUN, ...)
  * @param lastActionAgeMs how long ago that result was published
