@@ -105,6 +105,7 @@ class SecuredClusterTest {
     ACLS.put("enforcer", List.of(
         allow("enforcer", topic("quotaflow.cpu-decisions"), AclOperation.READ),
         allow("enforcer", topic("quotaflow.freeze-decisions"), AclOperation.READ),
+        allow("enforcer", topic("quotaflow.gate-tables"), AclOperation.READ),
         allow("enforcer", topic("quotaflow.cluster-config"), AclOperation.READ),
         allow("enforcer", topic("quotaflow.enforcement-results"), AclOperation.WRITE)));
     List<AclBinding> streams = new ArrayList<>();
