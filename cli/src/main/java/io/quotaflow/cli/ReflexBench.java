@@ -9,6 +9,7 @@ import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.NodeStack;
 import io.quotaflow.cli.demo.Workload;
+import io.quotaflow.enforcer.Enforcer;
 import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.process.Durations;
@@ -108,10 +109,14 @@ public final class ReflexBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (trials < 1 || reflexHz < 1 || samplePeriod.isNegative() || samplePeriod.isZero() || commitInterval.isNegative()
+    if (reflexHz < 1 || reflexHz > Enforcer.Settings.MAX_REFLEX_HZ) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--reflex-hz must be 1 to " + Enforcer.Settings.MAX_REFLEX_HZ + ", was " + reflexHz);
+    }
+    if (trials < 1 || samplePeriod.isNegative() || samplePeriod.isZero() || commitInterval.isNegative()
         || commitInterval.isZero()) {
       throw new CommandLine.ParameterException(spec.commandLine(),
-          "--trials, --reflex-hz, --sample-period and --commit-interval must be positive");
+          "--trials, --sample-period and --commit-interval must be positive");
     }
     for (String name : series) {
       if (!name.equals("without") && !name.equals("with")) {

@@ -28,7 +28,9 @@ class ReflexBenchTest {
     assertThat(quotaflow("bench", "reflex", "--series", "sometimes")).isEqualTo(2);
     assertThat(err.toString()).contains("--series takes without and/or with, not 'sometimes'");
     assertThat(quotaflow("bench", "reflex", "--trials", "0")).isEqualTo(2);
-    assertThat(err.toString()).contains("--trials, --reflex-hz, --sample-period and --commit-interval must be positive");
+    assertThat(err.toString()).contains("--trials, --sample-period and --commit-interval must be positive");
+    assertThat(quotaflow("bench", "reflex", "--reflex-hz", "1001")).isEqualTo(2);
+    assertThat(err.toString()).contains("--reflex-hz must be 1 to 1000, was 1001");
   }
 
   @Test
