@@ -7,6 +7,9 @@ import io.quotaflow.schemas.Topic;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.EnforcementKind;
+import io.quotaflow.schemas.avro.EnforcementResult;
+import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolConfig;
 import io.quotaflow.schemas.avro.SampleState;
@@ -42,8 +45,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Bad records on every topic the streams app reads — its five input topics and its three internal
- * ones, which any client allowed to write them can reach — on a real broker and the real topology:
+ * Bad records on every topic the streams app reads — its five input topics, the enforcers' results
+ * (their reflex freezes move the gate like samples) and its three internal ones, which any client
+ * allowed to write them can reach — on a real broker and the real topology:
  * random bytes, valid records truncated, with bytes appended, a bad magic byte, an unknown schema id
  * or another topic's schema, a sample without a key or a value, keys that disagree with the value,
  * hostile and non-UTF-8 ids. Every one reaches the DLQ with its reason, and a valid sample sent after
@@ -111,8 +115,8 @@ class InputTopicsFuzzTest {
       List<ConsumerRecord<byte[], byte[]>> dlq = KafkaWait.records(kafka, app.topics.dlq().name(), new ByteArrayDeserializer(),
           new ByteArrayDeserializer(), badCount, Duration.ofSeconds(90));
       List<String> inputTopics = List.of(app.topics.samples().name(), app.topics.nodes().name(), app.topics.taskSpecs().name(),
-          app.topics.poolConfigs().name(), app.topics.clusterConfig().name(), app.topics.configBroadcast().name(),
-          app.topics.memoryUsage().name(), app.topics.poolPartials().name());
+          app.topics.poolConfigs().name(), app.topics.clusterConfig().name(), app.topics.enforcementResults().name(),
+          app.topics.configBroadcast().name(), app.topics.memoryUsage().name(), app.topics.poolPartials().name());
       KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId, inputTopics, Duration.ofSeconds(60));
       dlq = KafkaWait.records(kafka, app.topics.dlq().name(), new ByteArrayDeserializer(), new ByteArrayDeserializer(),
           badCount, Duration.ofSeconds(10));
@@ -191,6 +195,13 @@ class InputTopicsFuzzTest {
     if (topic.equals(app.topics.poolConfigs().name())) {
       return Map.entry(task, PoolConfig.newBuilder().setPool(task).build());
     }
+    if (topic.equals(app.topics.enforcementResults().name())) {
+      // The only results the app checks: a reflex freeze (others are dropped unread).
+      return Map.entry(node + "/" + task, EnforcementResult.newBuilder().setNode(node).setTask(task).setTsMs(now)
+          .setKind(EnforcementKind.FREEZE).setStatus(EnforcementStatus.REFLEX_FROZEN).setReadFrozen(true)
+          .setReadMemoryBytes(64L << 20).setDecisionTopic(app.topics.gateTables().name()).setDecisionPartition(0)
+          .setDecisionOffset(0).build());
+    }
     return Map.entry(task, ClusterConfig.newBuilder().setCluster(task).build());
   }
 
@@ -204,7 +215,8 @@ class InputTopicsFuzzTest {
   /** One bad record for a topic drawn at random. */
   private static Bad badRecord(StreamsAppFixture app, Random random, long now) {
     List<String> external = List.of(app.topics.samples().name(), app.topics.samples().name(), app.topics.nodes().name(),
-        app.topics.taskSpecs().name(), app.topics.poolConfigs().name(), app.topics.clusterConfig().name());
+        app.topics.taskSpecs().name(), app.topics.poolConfigs().name(), app.topics.clusterConfig().name(),
+        app.topics.enforcementResults().name());
     List<String> internal = List.of(app.topics.configBroadcast().name(), app.topics.memoryUsage().name(),
         app.topics.poolPartials().name());
     boolean outsider = random.nextInt(6) == 0;
@@ -284,7 +296,8 @@ class InputTopicsFuzzTest {
       String task, long now) {
     boolean isSamples = topic.equals(app.topics.samples().name());
     boolean isNodes = topic.equals(app.topics.nodes().name());
-    boolean perTask = isSamples || topic.equals(app.topics.taskSpecs().name());
+    boolean perTask = isSamples || topic.equals(app.topics.taskSpecs().name())
+        || topic.equals(app.topics.enforcementResults().name());
     String[] hostile = {"..", ".", ".hidden", "a b", "x".repeat(129), "t\u00e9", "", "a\u0000b"};
     String badId = hostile[random.nextInt(hostile.length)];
     switch (random.nextInt(isSamples ? 5 : 3)) {
