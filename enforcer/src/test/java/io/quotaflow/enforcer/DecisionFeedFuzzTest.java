@@ -14,6 +14,10 @@ import io.quotaflow.schemas.avro.EnforcementResult;
 import io.quotaflow.schemas.avro.EnforcementStatus;
 import io.quotaflow.schemas.avro.FreezeAction;
 import io.quotaflow.schemas.avro.FreezeDecision;
+import io.quotaflow.schemas.avro.GateMode;
+import io.quotaflow.schemas.avro.GateTable;
+import io.quotaflow.schemas.avro.GateTableTask;
+import io.quotaflow.schemas.avro.GateTaskRole;
 import io.quotaflow.testharness.FuzzBudget;
 import io.quotaflow.testharness.KafkaEnv;
 import io.quotaflow.testharness.WithKafka;
@@ -42,9 +46,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The enforcer's feed fuzzed on a real broker, over a directory tree laid out like a v1 mount (as
  * SymlinkedGroupTest): bytes that do not decode on {@code cpu-decisions}, {@code freeze-decisions} and
  * {@code cluster-config}; decisions for tasks {@code ..}, {@code ../victim}, ids over 128 characters or
- * not UTF-8, a symlink out of the parent, a value naming another task. Each is counted (undecodable,
- * refused) and, where ours, answered REJECTED; no file outside the good groups changes; a valid
- * decision sent after each bad one is applied; enforcement stays ON.
+ * not UTF-8, a symlink out of the parent, a value naming another task; and on {@code gate-tables},
+ * tables that do not decode and tables whose rows ask the reflex to watch such ids (threshold 0, so
+ * any reading would be a crossing). Each is counted (undecodable, refused) and, where ours, answered
+ * REJECTED; no file outside the good groups changes and the reflex freezes nothing; a valid decision
+ * sent after each bad one is applied; enforcement stays ON.
  */
 @WithKafka
 class DecisionFeedFuzzTest {
@@ -55,7 +61,13 @@ class DecisionFeedFuzzTest {
   @TempDir Path root;
   @TempDir Path stateDir;
 
-  private enum Kind { UNDECODABLE_CPU, UNDECODABLE_FREEZE, UNDECODABLE_CLUSTER, UNSAFE_ID, MISMATCH, SYMLINK }
+  private enum Kind {
+    UNDECODABLE_CPU, UNDECODABLE_FREEZE, UNDECODABLE_CLUSTER, UNSAFE_ID, MISMATCH, SYMLINK, UNDECODABLE_GATE, HOSTILE_GATE
+  }
+
+  /** Ids a gate table's rows may name that must never be read or frozen: unsafe, out of the parent, a symlink out. */
+  private static final String[] HOSTILE_ROWS = {"..", ".", "../victim", "../../memory/victim", ".hidden", "a/b",
+      "x".repeat(129), "evil", "victim"};
 
   @Test
   void badRecordsAreCountedAndRefusedAndNothingOutsideTheGoodGroupsIsWritten(KafkaEnv env) throws Exception {
@@ -109,6 +121,10 @@ class DecisionFeedFuzzTest {
           .isEqualTo(sent.getOrDefault(Kind.UNDECODABLE_FREEZE, 0));
       assertThat(counter(meters, "quotaflow.enforcer.undecodable", "topic", kafka.topics.clusterConfig().name()))
           .isEqualTo(sent.getOrDefault(Kind.UNDECODABLE_CLUSTER, 0));
+      assertThat(counterOrZero(meters, "quotaflow.enforcer.undecodable", "topic", kafka.topics.gateTables().name()))
+          .isEqualTo(sent.getOrDefault(Kind.UNDECODABLE_GATE, 0));
+      assertThat(meters.get("quotaflow.enforcer.reflex.freezes").counter().count()).as("reflex freezes").isZero();
+      assertThat(rejected).noneMatch(r -> r.getStatus() == EnforcementStatus.REFLEX_FROZEN);
       assertThat(counter(meters, "quotaflow.enforcer.refused", "reason", "unsafe_task_id"))
           .isEqualTo(sent.getOrDefault(Kind.UNSAFE_ID, 0));
       assertThat(counter(meters, "quotaflow.enforcer.refused", "reason", "key_value_mismatch"))
@@ -159,6 +175,10 @@ class DecisionFeedFuzzTest {
         yield freeze ? new ProducerRecord<>(kafka.topics.freezeDecisions().name(), partition, key, freezeValue(kafka, task))
             : new ProducerRecord<>(cpuTopic, partition, key, cpuValue(kafka, task));
       }
+      case UNDECODABLE_GATE -> new ProducerRecord<>(kafka.topics.gateTables().name(), partition,
+          EnforcerFixture.NODE.getBytes(StandardCharsets.UTF_8), undecodable(random, validCpu));
+      case HOSTILE_GATE -> new ProducerRecord<>(kafka.topics.gateTables().name(), partition,
+          EnforcerFixture.NODE.getBytes(StandardCharsets.UTF_8), hostileTable(kafka, random));
       case MISMATCH -> new ProducerRecord<>(cpuTopic, partition, (EnforcerFixture.NODE + "/good-0").getBytes(StandardCharsets.UTF_8),
           cpuValue(kafka, "victim"));
       case SYMLINK -> random.nextBoolean()
@@ -193,6 +213,21 @@ class DecisionFeedFuzzTest {
     }
   }
 
+  /** A valid table whose rows would have the reflex watch and freeze, at any reading, ids it must not touch. */
+  private static byte[] hostileTable(EnforcerFixture kafka, Random random) {
+    List<GateTableTask> rows = new ArrayList<>();
+    for (String task : HOSTILE_ROWS) {
+      if (random.nextBoolean()) {
+        rows.add(GateTableTask.newBuilder().setTask(task).setRole(GateTaskRole.RUNNING).setInteractive(false)
+            .setThresholdBytes(0).setPeakBytes(1L << 30).setAdmitted(false).build());
+      }
+    }
+    GateTable table = GateTable.newBuilder().setNode(EnforcerFixture.NODE).setTsMs(System.currentTimeMillis())
+        .setMode(GateMode.COUNT).setHolders(List.of("holder")).setQueue(List.of()).setAdmitsNewPeak(false)
+        .setFreeSlots(0).setTasks(rows).build();
+    return kafka.topics.gateTables().valueSerde().serializer().serialize(kafka.topics.gateTables().name(), table);
+  }
+
   private static byte[] cpuValue(EnforcerFixture kafka, String task) {
     CpuDecision decision = EnforcerFixture.cpuDecision(EnforcerFixture.NODE, task, true, 3000, 70_000);
     return kafka.topics.cpuDecisions().valueSerde().serializer().serialize(kafka.topics.cpuDecisions().name(), decision);
@@ -206,6 +241,12 @@ class DecisionFeedFuzzTest {
 
   private static int counter(PrometheusMeterRegistry meters, String name, String tag, String value) {
     return (int) meters.get(name).tag(tag, value).counter().count();
+  }
+
+  /** A counter made on first use: none yet is zero. */
+  private static int counterOrZero(PrometheusMeterRegistry meters, String name, String tag, String value) {
+    var counter = meters.find(name).tag(tag, value).counter();
+    return counter == null ? 0 : (int) counter.count();
   }
 
   private static KafkaProducer<byte[], byte[]> rawProducer(KafkaEnv env) {
