@@ -156,6 +156,18 @@ class PeakGateReflexTopologyTest {
   }
 
   @Test
+  void aReflexFreezeOfATaskTheGateDoesNotKnowIsThawedAndThenWithdrawn() {
+    batchTask("a");
+    tick();
+    h.pipeResult(reflexFreeze("n1", "ghost", now + 100, PEAK));
+    List<TestRecord<String, FreezeDecision>> out = h.drainFreezes();
+    assertThat(out).extracting(TestRecord::key).containsExactly("n1/ghost", "n1/ghost");
+    assertThat(describe(out.get(0).value())).isEqualTo("ghost THAW REFLEX_OVERRULED");
+    assertThat(out.get(1).value()).as("a tombstone: the compacted topic keeps nothing of a task the gate does not know")
+        .isNull();
+  }
+
+  @Test
   void underGatingOffEveryReflexFreezeIsOverruled() {
     h.cluster.pipeInput("cluster", ClusterConfig.newBuilder().setCluster("cluster")
         .setPeakGatingMode(PeakGatingMode.OFF).build(), now);

@@ -212,8 +212,10 @@ public final class PeakGate {
     advanceClock(tsMs, out);
     TaskEntry e = tasks.get(task);
     if (e == null || !e.live) {
-      // Unknown here, or already gone: nothing the gate would keep frozen.
+      // Unknown here, or already gone: nothing the gate would keep frozen. The THAW reaches the enforcer, then the
+      // tombstone leaves the compacted topic nothing of a task the gate keeps no state for.
       out.add(GateDecision.thaw(node, task, streamTimeMs, GateReason.REFLEX_OVERRULED));
+      out.add(GateDecision.forget(node, task, streamTimeMs));
       settle(out);
       return out;
     }

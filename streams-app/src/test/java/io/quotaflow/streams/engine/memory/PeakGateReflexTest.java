@@ -1,6 +1,7 @@
 package io.quotaflow.streams.engine.memory;
 
 import static io.quotaflow.streams.engine.memory.GateTesting.budget;
+import static io.quotaflow.streams.engine.memory.GateTesting.NODE;
 import static io.quotaflow.streams.engine.memory.GateTesting.count;
 import static io.quotaflow.streams.engine.memory.GateTesting.freeze;
 import static io.quotaflow.streams.engine.memory.GateTesting.gate;
@@ -46,8 +47,9 @@ class PeakGateReflexTest {
     assertThat(gate.onReflexFreeze("a", 1100, mib(600))).containsExactly(thaw("a", 1100, GateReason.REFLEX_OVERRULED));
     assertThat(gate.onReflexFreeze("i", 1200, mib(600))).containsExactly(thaw("i", 1200, GateReason.REFLEX_OVERRULED));
     assertThat(gate.onReflexFreeze("b", 1300, mib(430))).containsExactly(thaw("b", 1300, GateReason.REFLEX_OVERRULED));
+    // A task the gate does not know: thawed, then withdrawn, so the compacted topic keeps nothing of it.
     assertThat(gate.onReflexFreeze("nobody", 1400, mib(900)))
-        .containsExactly(thaw("nobody", 1400, GateReason.REFLEX_OVERRULED));
+        .containsExactly(thaw("nobody", 1400, GateReason.REFLEX_OVERRULED), GateDecision.forget(NODE, "nobody", 1400));
     assertThat(gate.queuedTasks()).isEmpty();
   }
 
