@@ -43,6 +43,10 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--output", paramLabel = "FILE|-", required = true, description = "Where to write the produced records as JSON lines ('-' for standard output).")
   String output;
 
+  @Option(names = "--gate-tables", description = "Also write out the gate tables the app publishes for the enforcers'"
+      + " memory reflex (topic gate-tables: one per node whenever it changes).")
+  boolean gateTables;
+
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
@@ -52,7 +56,7 @@ final class SimulateCommand implements Callable<Integer> {
             : SimulateFiles.openInput(input);
         PrintWriter out = "-".equals(output) ? unclosed(spec.commandLine().getOut())
             : new PrintWriter(SimulateFiles.openOutput(output, input));
-        Simulator simulator = new Simulator()) {
+        Simulator simulator = new Simulator(gateTables)) {
       summary = simulator.run(in, out);
       if (out.checkError()) { // PrintWriter keeps write errors to itself
         throw new CliException("cannot write --output " + output);

@@ -102,6 +102,33 @@ class SimulateCommandTest {
     assertThat(run.err()).isEqualTo("quotaflow simulate: 5 lines, 5 records in, 2 records out, 0 lines rejected\n");
   }
 
+  @Test
+  void gateTablesAreWrittenOutOnlyWhenAskedFor() throws IOException {
+    String memory = ", \"cpu_usage_usec\": 0, \"memory_bytes\": %d, \"memory_anon_bytes\": %d}}";
+    long normal = 100L << 20;
+    Path input = write("gate.jsonl", List.of(
+        "{\"type\": \"task\", \"key\": \"n1/a\", \"value\": {\"ncpus\": 1, \"memory_normal_bytes\": " + normal + "}}",
+        "{\"type\": \"task\", \"key\": \"n1/b\", \"value\": {\"ncpus\": 1, \"memory_normal_bytes\": " + normal + "}}",
+        "{\"type\": \"sample\", \"key\": \"n1/a\", \"value\": {\"ts_ms\": " + T0 + String.format(memory, normal, normal),
+        "{\"type\": \"sample\", \"key\": \"n1/b\", \"value\": {\"ts_ms\": " + T0 + String.format(memory, normal, normal),
+        "{\"type\": \"sample\", \"key\": \"n1/a\", \"value\": {\"ts_ms\": " + (T0 + 1000)
+            + String.format(memory, 120L << 20, 120L << 20)));
+    Path without = dir.resolve("without.jsonl");
+    Path with = dir.resolve("with.jsonl");
+    assertThat(quotaflow("simulate", "--input", input.toString(), "--output", without.toString()).exitCode()).isZero();
+    assertThat(quotaflow("simulate", "--input", input.toString(), "--output", with.toString(), "--gate-tables").exitCode())
+        .isZero();
+
+    assertThat(Files.readString(without)).doesNotContain("gate-tables");
+    List<String> tables = Files.readAllLines(with).stream().filter(l -> l.contains("\"topic\":\"gate-tables\"")).toList();
+    assertThat(tables).as("a table per change: a seen, b seen, a holds").hasSize(3);
+    assertThat(tables.get(2)).contains("\"key\":\"n1\"", "\"ts_ms\":" + (T0 + 1000), "\"holders\":[\"a\"]",
+        "\"free_slots\":0", "{\"task\":\"b\",\"role\":\"RUNNING\",\"interactive\":false,\"threshold_bytes\":115343360,"
+            + "\"peak_bytes\":" + normal + ",\"admitted\":false}");
+    assertThat(Files.readAllLines(with).stream().filter(l -> !l.contains("\"topic\":\"gate-tables\"")).toList())
+        .as("the decisions are the same with the tables").isEqualTo(Files.readAllLines(without));
+  }
+
   private static String doc() throws IOException {
     return Files.readString(Path.of("../docs/simulate.md"));
   }

@@ -57,6 +57,8 @@ public final class Simulator implements AutoCloseable {
   private final TestInputTopic<String, PoolConfig> pools;
   private final TestInputTopic<String, EnforcementResult> results;
   private final List<Output<?>> outputs = new ArrayList<>();
+  /** Whether the gate tables are written out with the decisions ({@code --gate-tables}). */
+  private final boolean gateTables;
 
   /** One output topic and its short name in the JSON lines. */
   private record Output<V>(String name, String topicName, TestOutputTopic<String, V> topic) {}
@@ -68,6 +70,12 @@ public final class Simulator implements AutoCloseable {
   public record Summary(long linesRead, long recordsIn, long recordsOut, List<LineError> errors) {}
 
   public Simulator() {
+    this(false);
+  }
+
+  /** @param gateTables whether the gate tables the app publishes for the reflex are written out too */
+  public Simulator(boolean gateTables) {
+    this.gateTables = gateTables;
     offline = new OfflineDriver(Instant.EPOCH);
     topics = offline.topics();
     driver = offline.driver();
@@ -80,6 +88,9 @@ public final class Simulator implements AutoCloseable {
     output(topics.cpuDecisions(), "cpu-decisions");
     output(topics.freezeDecisions(), "freeze-decisions");
     output(topics.poolState(), "pool-state");
+    if (gateTables) {
+      output(topics.gateTables(), "gate-tables");
+    }
   }
 
   private <V> TestInputTopic<String, V> input(Topic<String, V> topic) {
@@ -92,10 +103,9 @@ public final class Simulator implements AutoCloseable {
 
   public Summary run(BufferedReader in, PrintWriter out) throws IOException {
     TestOutputTopic<byte[], byte[]> dlq = offline.output(topics.dlq());
-    // The gate tables are for the enforcers' reflex, not written out: read undecoded so the driver does not keep them.
-    TestOutputTopic<String, byte[]> tables = driver.createOutputTopic(topics.gateTables().name(),
-        new StringDeserializer(),
-        new ByteArrayDeserializer());
+    // Unless asked for, the gate tables are not written out: read undecoded so the driver does not keep them.
+    TestOutputTopic<String, byte[]> tables = gateTables ? null : driver.createOutputTopic(topics.gateTables().name(),
+        new StringDeserializer(), new ByteArrayDeserializer());
     List<LineError> errors = new ArrayList<>();
     long lines = 0;
     long recordsIn = 0;
@@ -116,7 +126,7 @@ public final class Simulator implements AutoCloseable {
         continue;
       }
       recordsOut += drain(out);
-      if (driver.producedTopicNames().contains(topics.gateTables().name())) {
+      if (tables != null && driver.producedTopicNames().contains(topics.gateTables().name())) {
         tables.readRecordsToList();
       }
       if (!driver.producedTopicNames().contains(topics.dlq().name())) {
