@@ -5,6 +5,8 @@ import io.quotaflow.cgroups.CgroupConfig;
 import io.quotaflow.cgroups.CgroupLayout;
 import io.quotaflow.cgroups.CgroupParent;
 import io.quotaflow.cgroups.CgroupSandbox;
+import io.quotaflow.cgroups.CgroupStatsReader;
+import io.quotaflow.cgroups.MemoryStatRefresh;
 import io.quotaflow.cgroups.TaskId;
 import io.quotaflow.cli.demo.DecisionWatch;
 import io.quotaflow.cli.demo.NodeStack;
@@ -283,17 +285,18 @@ public final class ReflexBench implements Callable<Integer> {
 
   /** A stepping allocator in its own group; its standard output (the crossings it reports) goes to a file. */
   private static final class Allocator {
-    private final CgroupSandbox sandbox;
     private final TaskId task;
     private final Path stdout;
     private final Process process;
+    /** The gate's usage of the group (anonymous memory), read as the collector reads it. */
+    private final CgroupStatsReader memory;
 
     Allocator(CgroupSandbox sandbox, TaskId task, Path dir) throws IOException {
-      this.sandbox = sandbox;
       this.task = task;
       Files.createDirectories(dir);
       this.stdout = dir.resolve(task.value() + ".out");
       this.process = sandbox.spawn(task, Workload.stdinControlled(PEAK_MB + 64), ProcessBuilder.Redirect.to(stdout.toFile()));
+      this.memory = sandbox.cgroups().openReader(task, MemoryStatRefresh.EVERY_READ);
     }
 
     /** Hold {@code mb}; report growing past {@code markBytes} (Long.MAX_VALUE: no report). */
@@ -316,20 +319,15 @@ public final class ReflexBench implements Callable<Integer> {
     }
 
     boolean near(long mb) throws IOException {
-      return Math.abs(anonMb() - mb) <= TOLERANCE_MB;
-    }
-
-    private double anonMb() throws IOException {
-      for (String line : sandbox.read("memory", task, "memory.stat").split("\n")) {
-        String[] parts = line.trim().split("\\s+");
-        if (parts.length == 2 && parts[0].equals("total_rss")) {
-          return Long.parseLong(parts[1]) / (double) (1 << 20);
-        }
+      Long anonBytes = memory.read().memoryAnonBytes();
+      if (anonBytes == null) {
+        throw new IOException("no anonymous memory in the memory.stat of " + task);
       }
-      throw new IOException("no total_rss in memory.stat of " + task);
+      return Math.abs(anonBytes / (double) (1 << 20) - mb) <= TOLERANCE_MB;
     }
 
-    void stop() throws InterruptedException {
+    void stop() throws IOException, InterruptedException {
+      memory.close();
       CgroupSandbox.kill(process);
     }
   }
