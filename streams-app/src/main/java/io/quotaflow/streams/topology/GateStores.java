@@ -84,6 +84,9 @@ final class GateStores {
   /** A profile was broadcast (or withdrawn) and stored: what was looked up before may be stale. */
   void profilesChanged() {
     profilesLoaded.clear();
+    for (NodeGate node : loaded.values()) {
+      node.gate().profilesChanged();
+    }
   }
 
   ClusterConfig cluster() {

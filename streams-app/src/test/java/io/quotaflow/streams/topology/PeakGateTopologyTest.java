@@ -296,6 +296,27 @@ class PeakGateTopologyTest {
     assertThat(described(set("z", 110 * MB))).containsExactly("z FREEZE PEAK_SLOT_BUSY #0");
   }
 
+  /** The gate keeps a task's profile once looked up; a profile learned while the task runs must still reach it. */
+  @Test
+  void aProfileLearnedWhileTasksOfTheOperationRunGatesThemFromThen() {
+    batchTask("x", null);
+    batchTask("y", null);
+    batchTask("z", null);
+    usage.put("x", 80 * MB);
+    usage.put("y", 50 * MB);
+    usage.put("z", 50 * MB);
+    ticks(10);
+    usage.put("x", 160 * MB);
+    assertThat(ticks(2)).as("no normal known yet: never paused").isEmpty();
+    usage.remove("x");
+    now += 1000;
+    h.pipeSample(CgroupSample.newBuilder(memorySample("n1", "x", now, 0)).setState(SampleState.GONE).build());
+    // y and z ran, unprofiled, all along; etl's normal is now 93.3 MB
+    assertThat(tick()).isEmpty();
+    assertThat(set("y", 110 * MB)).as("y holds the slot").isEmpty();
+    assertThat(described(set("z", 110 * MB))).containsExactly("z FREEZE PEAK_SLOT_BUSY #0");
+  }
+
   /**
    * Found by InputTopicsFuzzTest: the CPU processor refused a sample whose key its value disagrees
    * with, but the source still handed it to the peak gate, which froze the task the value named; a

@@ -42,11 +42,24 @@ public final class PeakGate {
   private PeakGateConfig config;
   private long streamTimeMs = Long.MIN_VALUE;
   private long lateSamples;
+  /**
+   * Moves on at each {@link #profilesChanged()}: a task's profile looked up under an older one is looked up again.
+   * The table asks for every live task's profile on every call, so a lookup per row per sample was measurable.
+   */
+  private long profilesVersion;
 
   public PeakGate(String node, PeakGateConfig config, ProfileLookup profiles) {
     this.node = Objects.requireNonNull(node, "node");
     this.config = Objects.requireNonNull(config, "config");
     this.profiles = Objects.requireNonNull(profiles, "profiles");
+  }
+
+  /**
+   * The lookup's profiles may have changed (one was learned or withdrawn): what the gate kept of them is looked
+   * up afresh. A gate keeps each task's profile from its first lookup until this is called.
+   */
+  public void profilesChanged() {
+    profilesVersion++;
   }
 
   /** Continues from a stored {@link #snapshot()}; profiles are looked up afresh, they are not part of the state. */
@@ -495,7 +508,16 @@ public final class PeakGate {
   }
 
   private Optional<MemoryProfile> profileOf(TaskEntry e) {
-    return e.spec == null ? Optional.empty() : profiles.profile(e.spec.operation());
+    if (e.spec == null) {
+      return Optional.empty();
+    }
+    // Kept per task with the spec it was looked up for: a new spec (another operation) is a new object.
+    if (e.profileSpec != e.spec || e.profileVersion != profilesVersion) {
+      e.profile = profiles.profile(e.spec.operation());
+      e.profileSpec = e.spec;
+      e.profileVersion = profilesVersion;
+    }
+    return e.profile;
   }
 
   /** The spec's normal, else the operation's learned one; null when neither is known (the task is not gated). */

@@ -1,5 +1,7 @@
 package io.quotaflow.streams.engine.memory;
 
+import java.util.Optional;
+
 /** The gate's working copy of one task; {@link TaskGateState} is its stored form. */
 final class TaskEntry {
   final String task;
@@ -12,6 +14,10 @@ final class TaskEntry {
   long waitingSinceMs;
   long lastFreezeSentMs;
   boolean decisionPublished;
+  /** The operation's profile as last looked up for {@link #profileSpec} (PeakGate#profileOf); not part of the state. */
+  Optional<MemoryProfile> profile;
+  TaskMemorySpec profileSpec;
+  long profileVersion;
 
   TaskEntry(String task) {
     this.task = task;

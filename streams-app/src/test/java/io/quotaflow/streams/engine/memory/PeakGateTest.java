@@ -137,6 +137,21 @@ class PeakGateTest {
     }
 
     @Test
+    void aProfileLearnedAfterTheGateLookedItUpCountsOnceTheGateIsToldProfilesChanged() {
+      ProfileBook book = new ProfileBook();
+      PeakGate gate = new PeakGate(NODE, count(1), book);
+      gate.onSpec(batch("a"), 0);
+      gate.onSpec(TaskMemorySpec.profiled("p", "etl"), 0);
+      tick(gate, 0, 600, "a");
+      assertThat(tick(gate, 0, 300, "p")).as("etl unknown: p is not gated").isEmpty();
+      book.learn(new FinishedTaskUsage("etl", mib(400), mib(1200)));
+
+      assertThat(tick(gate, 1000, 441, "p")).as("the gate keeps the lookup it made").isEmpty();
+      gate.profilesChanged();
+      assertThat(tick(gate, 2000, 441, "p")).containsExactly(freeze("p", 2000, GateReason.PEAK_SLOT_BUSY, 0));
+    }
+
+    @Test
     void specNormalWinsOverTheLearnedProfile() {
       ProfileBook book = new ProfileBook();
       book.learn(new FinishedTaskUsage("op", mib(100), mib(200)));
