@@ -18,6 +18,7 @@ import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -91,13 +92,15 @@ public final class QuotaflowTopology {
     topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_CHECK);
 
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
-    topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
-    // Read on every sample, written rarely: decoded once per distinct value.
-    topology.addStateStore(store(NODE_STATUS_STORE, new MemoizingSerde<>(topics.nodes().valueSerde())), cpuProcessors);
-    topology.addStateStore(store(CONFIG_STORE, new MemoizingSerde<>(topics.configBroadcast().valueSerde())), cpuProcessors);
+    // Read and written on every sample: a read the record cache answers returns the object last written.
+    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
+    // Read on every sample, written rarely: the array the cache returns is known by identity, and what RocksDB
+    // returns is decoded once per distinct value.
+    topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
+    topology.addStateStore(readMostly(CONFIG_STORE, topics.configBroadcast().valueSerde()), cpuProcessors);
     topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
     // The last report, read before every event to see whether a period closed; rewritten once a period.
-    topology.addStateStore(store(POOL_REPORT_STORE, new MemoizingSerde<>(topics.valueSerde(PoolPartialReport.class))), cpuProcessors);
+    topology.addStateStore(readMostly(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), cpuProcessors);
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
         topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
@@ -141,6 +144,10 @@ public final class QuotaflowTopology {
     return applicationId + "-" + TASK_STATE_STORE + "-changelog";
   }
 
+  private static <V> StoreBuilder<?> readMostly(String name, Serde<V> valueSerde) {
+    return new MemoStoreBuilder<>(name, new MemoizingSerde<>(valueSerde));
+  }
+
   private static void source(Topology topology, String name, Topic<String, ?> topic) {
     topology.addSource(name, topic.keySerde().deserializer(), topic.valueSerde().deserializer(), topic.name());
   }
@@ -150,7 +157,7 @@ public final class QuotaflowTopology {
    * one RocksDB put and one changelog record per task per commit. Forwarded decisions do not pass
    * through it (in the Processor API the cache holds store writes only), so no decision waits for it.
    */
-  private static <V> StoreBuilder<?> store(String name, Serde<V> valueSerde) {
+  static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> valueSerde) {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde)
         .withCachingEnabled();
   }
