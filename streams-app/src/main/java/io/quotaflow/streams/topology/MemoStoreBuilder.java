@@ -9,34 +9,48 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * A persistent, cached, changelogged key-value store read on every sample: Kafka Streams builds one
  * instance per stream task, and each gets a value serde of its own ({@link IdentityMemoSerde} around the
  * shared {@code valueSerde}), so the memo of decoded values lives and dies with the store it serves and
- * is used by one stream thread at a time. Configured here once: the {@code with…} setters are refused.
+ * is used by one stream thread at a time. Kafka Streams may still turn caching off (it does when
+ * {@code statestore.cache.max.bytes} is 0) or logging; every instance is then built so.
  */
 final class MemoStoreBuilder<V> implements StoreBuilder<KeyValueStore<String, V>> {
 
   private final String name;
   private final Serde<V> valueSerde;
-  /** What every instance is built as, for the settings Kafka Streams asks the builder about. */
-  private final StoreBuilder<KeyValueStore<String, V>> template;
+  private boolean caching = true;
+  private boolean logging = true;
+  private Map<String, String> logConfig = Map.of();
 
   MemoStoreBuilder(String name, Serde<V> valueSerde) {
     this.name = name;
     this.valueSerde = valueSerde;
-    this.template = QuotaflowTopology.store(name, valueSerde);
   }
 
   @Override
   public KeyValueStore<String, V> build() {
-    return QuotaflowTopology.store(name, new IdentityMemoSerde<>(valueSerde)).build();
+    return configured(new IdentityMemoSerde<>(valueSerde)).build();
+  }
+
+  private StoreBuilder<KeyValueStore<String, V>> configured(Serde<V> values) {
+    StoreBuilder<KeyValueStore<String, V>> builder = QuotaflowTopology.store(name, values);
+    if (!caching) {
+      builder.withCachingDisabled();
+    }
+    if (!logging) {
+      builder.withLoggingDisabled();
+    } else if (!logConfig.isEmpty()) {
+      builder.withLoggingEnabled(logConfig);
+    }
+    return builder;
   }
 
   @Override
   public Map<String, String> logConfig() {
-    return template.logConfig();
+    return configured(valueSerde).logConfig();
   }
 
   @Override
   public boolean loggingEnabled() {
-    return template.loggingEnabled();
+    return logging;
   }
 
   @Override
@@ -46,25 +60,27 @@ final class MemoStoreBuilder<V> implements StoreBuilder<KeyValueStore<String, V>
 
   @Override
   public StoreBuilder<KeyValueStore<String, V>> withCachingEnabled() {
-    throw settingRefused();
+    caching = true;
+    return this;
   }
 
   @Override
   public StoreBuilder<KeyValueStore<String, V>> withCachingDisabled() {
-    throw settingRefused();
+    caching = false;
+    return this;
   }
 
   @Override
   public StoreBuilder<KeyValueStore<String, V>> withLoggingEnabled(Map<String, String> config) {
-    throw settingRefused();
+    logging = true;
+    logConfig = Map.copyOf(config);
+    return this;
   }
 
   @Override
   public StoreBuilder<KeyValueStore<String, V>> withLoggingDisabled() {
-    throw settingRefused();
-  }
-
-  private UnsupportedOperationException settingRefused() {
-    return new UnsupportedOperationException("store " + name + " is cached and changelogged as QuotaflowTopology builds it");
+    logging = false;
+    logConfig = Map.of();
+    return this;
   }
 }

@@ -1,10 +1,14 @@
 package io.quotaflow.streams.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
 import org.junit.jupiter.api.Test;
 
 class MemoStoreBuilderTest {
@@ -23,10 +27,27 @@ class MemoStoreBuilderTest {
     assertThat(builder.build()).as("one instance per stream task").isNotSameAs(store);
   }
 
+  /** Kafka Streams turns caching off itself when statestore.cache.max.bytes is 0. */
   @Test
-  void refusesToBeReconfigured() {
-    assertThatThrownBy(builder::withCachingDisabled).isInstanceOf(UnsupportedOperationException.class)
-        .hasMessageContaining("cpu-task-state");
-    assertThatThrownBy(builder::withLoggingDisabled).isInstanceOf(UnsupportedOperationException.class);
+  void takesTheSettingsKafkaStreamsGivesItForEveryInstance() {
+    assertThat(layers(builder.build())).contains("CachingKeyValueStore", "ChangeLoggingKeyValueBytesStore");
+    builder.withCachingDisabled().withLoggingEnabled(Map.of("retention.ms", "1000"));
+    assertThat(builder.logConfig()).containsEntry("retention.ms", "1000");
+    assertThat(layers(builder.build())).doesNotContain("CachingKeyValueStore").contains("ChangeLoggingKeyValueBytesStore");
+    builder.withLoggingDisabled();
+    assertThat(builder.loggingEnabled()).isFalse();
+    assertThat(layers(builder.build())).doesNotContain("CachingKeyValueStore", "ChangeLoggingKeyValueBytesStore");
+  }
+
+  private static List<String> layers(StateStore store) {
+    List<String> names = new ArrayList<>();
+    StateStore layer = store;
+    while (true) {
+      names.add(layer.getClass().getSimpleName());
+      if (!(layer instanceof WrappedStateStore<?, ?, ?> wrapper)) {
+        return names;
+      }
+      layer = wrapper.wrapped();
+    }
   }
 }
