@@ -16,18 +16,21 @@ final class MemoStoreBuilder<V> implements StoreBuilder<KeyValueStore<String, V>
 
   private final String name;
   private final Serde<V> valueSerde;
+  private final int memoSlots;
   private boolean caching = true;
   private boolean logging = true;
   private Map<String, String> logConfig = Map.of();
 
-  MemoStoreBuilder(String name, Serde<V> valueSerde) {
+  /** {@code memoSlots}: objects each instance's memo holds at most, a power of two ({@link IdentityMemoSerde}). */
+  MemoStoreBuilder(String name, Serde<V> valueSerde, int memoSlots) {
     this.name = name;
     this.valueSerde = valueSerde;
+    this.memoSlots = IdentityMemoSerde.requireSlots(memoSlots); // refused here, not at the first task
   }
 
   @Override
   public KeyValueStore<String, V> build() {
-    return configured(new IdentityMemoSerde<>(valueSerde)).build();
+    return configured(new IdentityMemoSerde<>(valueSerde, memoSlots)).build();
   }
 
   private StoreBuilder<KeyValueStore<String, V>> configured(Serde<V> values) {

@@ -92,8 +92,10 @@ public final class QuotaflowTopology {
     topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_CHECK);
 
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
-    // Read and written on every sample: a read the record cache answers returns the object last written.
-    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), cpuProcessors);
+    // Read and written on every sample: a read the record cache answers returns the object last written. A
+    // partition's tasks come back within a few hundred writes when it has a few hundred tasks, hence the slots.
+    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class), 1024),
+        cpuProcessors);
     // Read on every sample, written rarely: the array the cache returns is known by identity, and what RocksDB
     // returns is decoded once per distinct value.
     topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
@@ -145,7 +147,7 @@ public final class QuotaflowTopology {
   }
 
   private static <V> StoreBuilder<?> readMostly(String name, Serde<V> valueSerde) {
-    return new MemoStoreBuilder<>(name, new MemoizingSerde<>(valueSerde));
+    return new MemoStoreBuilder<>(name, new MemoizingSerde<>(valueSerde), 256); // far more than a partition's distinct values
   }
 
   private static void source(Topology topology, String name, Topic<String, ?> topic) {

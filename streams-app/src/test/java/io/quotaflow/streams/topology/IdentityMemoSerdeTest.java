@@ -1,6 +1,7 @@
 package io.quotaflow.streams.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,7 @@ class IdentityMemoSerdeTest {
     decodes.incrementAndGet();
     return new String(data, StandardCharsets.UTF_8);
   });
-  private final IdentityMemoSerde<String> serde = new IdentityMemoSerde<>(counting);
+  private final IdentityMemoSerde<String> serde = new IdentityMemoSerde<>(counting, 16);
 
   @Test
   void theArrayItWroteReadsBackAsTheObjectWrittenWithoutADecode() {
@@ -59,7 +60,6 @@ class IdentityMemoSerdeTest {
     assertThat(elsewhere).isEqualTo("state-3").isNotSameAs(written);
     assertThat(decodes).as("an interactive query's thread decodes").hasValue(1);
     assertThat(serde.deserializer().deserialize("t", bytes)).as("the writer's memo is intact").isSameAs(written);
-    assertThat(serde.size()).isEqualTo(1);
   }
 
   @Test
@@ -70,5 +70,24 @@ class IdentityMemoSerdeTest {
     assertThat(serde.deserializer().deserialize("t", before)).as("this thread no longer owns the memo").isEqualTo("state-4");
     assertThat(serde.deserializer().deserialize("t", moved)).isEqualTo("state-5");
     assertThat(decodes).hasValue(2);
+  }
+
+  @Test
+  void holdsNoMoreThanItsSlots() {
+    IdentityMemoSerde<String> one = new IdentityMemoSerde<>(counting, 1);
+    byte[] first = one.serializer().serialize("t", "a");
+    byte[] second = one.serializer().serialize("t", "b");
+
+    assertThat(one.deserializer().deserialize("t", second)).isEqualTo("b");
+    assertThat(decodes).as("the newer array took the only slot").hasValue(0);
+    assertThat(one.deserializer().deserialize("t", first)).isEqualTo("a");
+    assertThat(decodes).as("the older one is decoded again").hasValue(1);
+  }
+
+  @Test
+  void slotsAreAPowerOfTwo() {
+    assertThatThrownBy(() -> new IdentityMemoSerde<>(counting, 1000)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("power of two, not 1000");
+    assertThatThrownBy(() -> new IdentityMemoSerde<>(counting, 0)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class MemoStoreBuilderTest {
 
-  private final MemoStoreBuilder<String> builder = new MemoStoreBuilder<>("cpu-task-state", Serdes.String());
+  private final MemoStoreBuilder<String> builder = new MemoStoreBuilder<>("cpu-task-state", Serdes.String(), 64);
 
   @Test
   void buildsTheStoreAsEveryOtherStoreOfTheAppIsBuilt() {
