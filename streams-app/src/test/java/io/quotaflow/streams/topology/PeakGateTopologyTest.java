@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** DESIGN §4 in the running topology: freeze decisions from samples, specs, node statuses and the cluster config. */
 class PeakGateTopologyTest {
@@ -273,13 +275,22 @@ class PeakGateTopologyTest {
     assertThat(ticks(5)).as("nothing is gated while OFF").isEmpty();
   }
 
-  @Test
-  void aTaskWithoutDeclaredNormalIsGatedByItsOperationsLearnedProfile() {
+  /**
+   * Tasks of the operation either start sampling once its profile is learned, or ran unprofiled all along: the
+   * gate keeps a task's profile once looked up, so a profile learned later must still reach it.
+   */
+  @ParameterizedTest(name = "others running all along: {0}")
+  @ValueSource(booleans = {false, true})
+  void aTaskWithoutDeclaredNormalIsGatedByItsOperationsLearnedProfile(boolean othersRunAllAlong) {
     batchTask("x", null);
     batchTask("y", null);
     batchTask("z", null);
     usage.remove("y");
     usage.remove("z");
+    if (othersRunAllAlong) {
+      usage.put("y", 50 * MB);
+      usage.put("z", 50 * MB);
+    }
     // x runs at 80 MB for 10 s, peaks at 160 MB for 2 s, then finishes
     usage.put("x", 80 * MB);
     ticks(10);
@@ -291,27 +302,6 @@ class PeakGateTopologyTest {
     // mean (10 x 80 + 2 x 160) / 12 = 93.3 MB becomes etl's normal; y and z cross 1.1 x that
     usage.put("y", 90 * MB);
     usage.put("z", 90 * MB);
-    assertThat(tick()).isEmpty();
-    assertThat(set("y", 110 * MB)).as("y holds the slot").isEmpty();
-    assertThat(described(set("z", 110 * MB))).containsExactly("z FREEZE PEAK_SLOT_BUSY #0");
-  }
-
-  /** The gate keeps a task's profile once looked up; a profile learned while the task runs must still reach it. */
-  @Test
-  void aProfileLearnedWhileTasksOfTheOperationRunGatesThemFromThen() {
-    batchTask("x", null);
-    batchTask("y", null);
-    batchTask("z", null);
-    usage.put("x", 80 * MB);
-    usage.put("y", 50 * MB);
-    usage.put("z", 50 * MB);
-    ticks(10);
-    usage.put("x", 160 * MB);
-    assertThat(ticks(2)).as("no normal known yet: never paused").isEmpty();
-    usage.remove("x");
-    now += 1000;
-    h.pipeSample(CgroupSample.newBuilder(memorySample("n1", "x", now, 0)).setState(SampleState.GONE).build());
-    // y and z ran, unprofiled, all along; etl's normal is now 93.3 MB
     assertThat(tick()).isEmpty();
     assertThat(set("y", 110 * MB)).as("y holds the slot").isEmpty();
     assertThat(described(set("z", 110 * MB))).containsExactly("z FREEZE PEAK_SLOT_BUSY #0");
