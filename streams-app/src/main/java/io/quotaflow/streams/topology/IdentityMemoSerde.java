@@ -1,6 +1,5 @@
 package io.quotaflow.streams.topology;
 
-import java.util.function.Supplier;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -44,6 +43,11 @@ final class IdentityMemoSerde<T> implements Serde<T> {
       return System.identityHashCode(array) & (arrays.length - 1);
     }
 
+    Object get(byte[] array) {
+      int i = slot(array);
+      return arrays[i] == array ? values[i] : null;
+    }
+
     void put(byte[] array, Object value) {
       int i = slot(array);
       arrays[i] = array;
@@ -70,12 +74,22 @@ final class IdentityMemoSerde<T> implements Serde<T> {
   private final Deserializer<T> deserializer = new Deserializer<>() {
     @Override
     public T deserialize(String topic, byte[] data) {
-      return decode(data, () -> inner.deserializer().deserialize(topic, data));
+      if (data == null) {
+        return null;
+      }
+      Memo m = memoToRead();
+      T known = known(m, data);
+      return known != null ? known : keep(m, data, inner.deserializer().deserialize(topic, data));
     }
 
     @Override
     public T deserialize(String topic, Headers headers, byte[] data) {
-      return decode(data, () -> inner.deserializer().deserialize(topic, headers, data));
+      if (data == null) {
+        return null;
+      }
+      Memo m = memoToRead();
+      T known = known(m, data);
+      return known != null ? known : keep(m, data, inner.deserializer().deserialize(topic, headers, data));
     }
   };
 
@@ -104,24 +118,23 @@ final class IdentityMemoSerde<T> implements Serde<T> {
     return bytes;
   }
 
-  @SuppressWarnings("unchecked")
-  private T decode(byte[] data, Supplier<T> decoder) {
-    if (data == null) {
-      return null;
-    }
+  /** The calling thread's memo (made on a first read, before any write), or null when another thread owns it. */
+  private Memo memoToRead() {
     Memo m = memo;
     if (m == null) {
       m = new Memo(slots);
       memo = m;
-    } else if (m.owner != Thread.currentThread()) {
-      return decoder.get();
     }
-    int i = m.slot(data);
-    if (m.arrays[i] == data) {
-      return (T) m.values[i];
-    }
-    T value = decoder.get();
-    if (value != null) {
+    return m.owner == Thread.currentThread() ? m : null;
+  }
+
+  @SuppressWarnings("unchecked")
+  private T known(Memo m, byte[] data) {
+    return m == null ? null : (T) m.get(data);
+  }
+
+  private T keep(Memo m, byte[] data, T value) {
+    if (m != null && value != null) {
       m.put(data, value);
     }
     return value;

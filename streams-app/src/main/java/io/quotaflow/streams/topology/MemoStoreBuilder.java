@@ -48,7 +48,7 @@ final class MemoStoreBuilder<V> implements StoreBuilder<KeyValueStore<String, V>
 
   @Override
   public Map<String, String> logConfig() {
-    return configured(valueSerde).logConfig();
+    return logConfig;
   }
 
   @Override
