@@ -116,6 +116,17 @@ public final class CgroupSandbox implements AutoCloseable {
     return process;
   }
 
+  /**
+   * Ends one of this JVM's processes in {@code group} before the sandbox closes: thaws the group first, since a
+   * frozen task cannot die until thawed (v1), then kills and reaps the process.
+   */
+  public void thawAndKill(TaskId group, Process process) throws IOException, InterruptedException {
+    if (cgroups.freezerSupported() && cgroups.exists(group)) {
+      cgroups.thaw(group, THAW_TIMEOUT);
+    }
+    kill(process);
+  }
+
   /** Ends one of this JVM's processes by its handle and reaps it, so its group can be removed. */
   public static void kill(Process process) throws InterruptedException {
     process.destroyForcibly();

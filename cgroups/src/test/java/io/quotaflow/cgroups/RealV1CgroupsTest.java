@@ -214,6 +214,18 @@ class RealV1CgroupsTest {
     }
   }
 
+  /** A frozen task cannot die until thawed: a SIGKILL alone leaves it in the group (the bench reflex's cleanup hit it). */
+  @Test
+  void aFrozenProcessIsThawedAndKilledByItsHandle() throws Exception {
+    TaskId task = sandbox.group("frozen-kill");
+    Process process = sandbox.idle(task);
+    assertThat(cgroups.freeze(task, Duration.ofSeconds(10)).state()).isEqualTo(FreezerState.FROZEN);
+
+    sandbox.thawAndKill(task, process);
+    assertThat(process.isAlive()).isFalse();
+    assertThat(cgroups.freezerState(task)).isEqualTo(FreezerState.THAWED);
+  }
+
   @Test
   void aPopulatedGroupCannotBeRemovedAndARemovedOneIsGone() throws Exception {
     TaskId task = sandbox.group("gone");

@@ -285,6 +285,7 @@ public final class ReflexBench implements Callable<Integer> {
 
   /** A stepping allocator in its own group; its standard output (the crossings it reports) goes to a file. */
   private static final class Allocator {
+    private final CgroupSandbox sandbox;
     private final TaskId task;
     private final Path stdout;
     private final Process process;
@@ -292,6 +293,7 @@ public final class ReflexBench implements Callable<Integer> {
     private final CgroupStatsReader memory;
 
     Allocator(CgroupSandbox sandbox, TaskId task, Path dir) throws IOException {
+      this.sandbox = sandbox;
       this.task = task;
       Files.createDirectories(dir);
       this.stdout = dir.resolve(task.value() + ".out");
@@ -326,9 +328,10 @@ public final class ReflexBench implements Callable<Integer> {
       return Math.abs(anonBytes / (double) (1 << 20) - mb) <= TOLERANCE_MB;
     }
 
+    /** Also after a failed trial, when the task may still be frozen. */
     void stop() throws IOException, InterruptedException {
       memory.close();
-      CgroupSandbox.kill(process);
+      sandbox.thawAndKill(task, process);
     }
   }
 
