@@ -3,6 +3,7 @@ package io.quotaflow.cli;
 import io.quotaflow.benchmarks.BenchCommand;
 import io.quotaflow.collector.CollectorCommand;
 import io.quotaflow.enforcer.EnforcerCommand;
+import io.quotaflow.process.FormatLocale;
 import io.quotaflow.process.ProcessCommandLine;
 import io.quotaflow.process.QuotaflowVersion;
 import io.quotaflow.schemas.avro.ClusterConfig;
@@ -41,6 +42,7 @@ public final class QuotaflowCli implements Runnable {
   CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    FormatLocale.pin();
     System.exit(run(args));
   }
 

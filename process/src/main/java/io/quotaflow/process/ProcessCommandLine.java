@@ -80,6 +80,7 @@ public final class ProcessCommandLine {
 
   /** A process's {@code main}: runs {@code command} on {@code args} and exits with its code. */
   public static void main(Object command, String[] args) {
+    FormatLocale.pin();
     System.exit(of(command).execute(args));
   }
 }
