@@ -121,7 +121,8 @@ final class GateRecords {
         t.getDecisionPublished());
   }
 
-  static GateTaskRecord task(TaskGateState t) {
+  /** The task's record: its gate state and, while it is live, its usage totals ({@code usage} may be null). */
+  static GateTaskRecord task(TaskGateState t, TaskUsageStats usage) {
     TaskMemorySpec spec = t.spec();
     return GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
         .setOperation(spec == null ? "" : spec.operation())
@@ -130,7 +131,8 @@ final class GateRecords {
         .setInteractive(spec != null && spec.interactive()).setLive(t.live()).setUsageBytes(t.usageBytes())
         .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
         .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
-        .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished()).build();
+        .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished())
+        .setUsage(usage == null ? null : usage(usage)).build();
   }
 
   /** The node-level part of a gate: settings, stream time, counters; its tasks are kept one record each. */

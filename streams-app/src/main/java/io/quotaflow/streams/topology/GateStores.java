@@ -16,9 +16,11 @@ import io.quotaflow.streams.engine.memory.TaskGateState;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,9 +34,15 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>A node's gate lives in memory while its stream task runs, and every change is written through
  * at once: the node's settings and clock in {@code peak-gate-state}, each changed task in
- * {@code peak-gate-tasks}. A sample so rewrites one small task record, never the whole node, and
- * the stores always hold exactly what the memory does, so a restart or a rebalance (which builds
- * this object anew) continues from them with the same decisions.
+ * {@code peak-gate-tasks}, together with the usage totals of its run while it is live. A sample so
+ * rewrites one small task record, never the whole node, and the stores always hold exactly what the
+ * memory does, so a restart or a rebalance (which builds this object anew) continues from them with
+ * the same decisions.
+ *
+ * <p>The usage totals had a store of their own, {@code memory-usage-stats}, one more write per
+ * sample; a gate read from the stores still takes a live task's totals from there once (the task's
+ * record then holds them and the old entry is deleted), and idle entries there are swept, so a run
+ * under way when the app was upgraded still teaches its operation's profile whole.
  *
  * <p>The node's gate table (what the enforcer's reflex reads) is compared after every change with the
  * last one published, kept in {@code peak-gate-published-table}, so a restart publishes exactly
@@ -48,7 +56,10 @@ final class GateStores {
   private final TopologyProbe probe;
   final KeyValueStore<String, PeakGateStateRecord> gates;
   private final KeyValueStore<String, GateTaskRecord> gateTasks;
-  private final KeyValueStore<String, TaskUsageStatsRecord> usage;
+  /** Usage totals as the app kept them before they moved into the task records: read to carry a run over. */
+  private final KeyValueStore<String, TaskUsageStatsRecord> legacyUsage;
+  /** Whether a sweep found {@link #legacyUsage} empty: nothing writes it, so it stays so. */
+  private boolean legacyUsageEmpty;
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
   private final KeyValueStore<String, io.quotaflow.schemas.avro.GateTable> tables;
@@ -60,8 +71,12 @@ final class GateStores {
    */
   private final Map<String, Optional<MemoryProfile>> profilesLoaded = new HashMap<>();
   private final Map<String, NodeGate> loaded = new HashMap<>();
-  /** Usage totals read or written since this object was made, written through like the gates: no decode per sample. */
+  /** Usage totals of the live tasks of the loaded gates, by key node/task: what their records hold or will. */
   private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
+  /** Keys whose totals changed since their record was last written (a late sample moves them, not the gate). */
+  private final Set<String> usageToWrite = new HashSet<>();
+  /** Keys whose totals came from {@link #legacyUsage}: deleted there once their record holds them. */
+  private final Set<String> carriedOver = new HashSet<>();
   /** The table last published per node, once read (a null value: none published): no decode per sample. */
   private final Map<String, GateTable> tablesLoaded = new HashMap<>();
 
@@ -70,7 +85,7 @@ final class GateStores {
     this.probe = probe;
     this.gates = context.getStateStore(Names.PEAK_GATE_STORE);
     this.gateTasks = context.getStateStore(Names.PEAK_GATE_TASKS_STORE);
-    this.usage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
+    this.legacyUsage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
     this.tables = context.getStateStore(Names.GATE_TABLE_STORE);
@@ -114,9 +129,28 @@ final class GateStores {
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
     try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
-      all.forEachRemaining(kv -> tasks.add(kv.value));
+      all.forEachRemaining(kv -> {
+        tasks.add(kv.value);
+        readUsage(kv.key, kv.value);
+      });
     }
     return new NodeGate(PeakGate.restore(GateRecords.gate(stored, tasks), profiles), stored.getClockRecordTsMs());
+  }
+
+  private void readUsage(String key, GateTaskRecord task) {
+    if (task.getUsage() != null) {
+      usageLoaded.put(key, GateRecords.usage(task.getUsage()));
+      return;
+    }
+    if (!task.getLive() || legacyUsageEmpty) {
+      return;
+    }
+    TaskUsageStatsRecord before = legacyUsage.get(key);
+    if (before != null) {
+      usageLoaded.put(key, GateRecords.usage(before));
+      usageToWrite.add(key);
+      carriedOver.add(key);
+    }
   }
 
   /** Nodes with a gate in this partition. */
@@ -137,10 +171,15 @@ final class GateStores {
     PeakGate gate = node.gate();
     PeakGate.Changes changes = gate.drainChanges();
     for (TaskGateState task : changes.changed()) {
-      gateTasks.put(TaskKey.keyOf(gate.node(), task.task()), GateRecords.task(task));
+      writeTask(TaskKey.keyOf(gate.node(), task.task()), task);
     }
     for (String task : changes.removed()) {
-      gateTasks.delete(TaskKey.keyOf(gate.node(), task));
+      String key = TaskKey.keyOf(gate.node(), task);
+      gateTasks.delete(key);
+      forgetUsage(key);
+    }
+    if (!usageToWrite.isEmpty()) {
+      writeUsageOnly(gate);
     }
     if (gate.isEmpty()) {
       gates.delete(gate.node());
@@ -151,6 +190,44 @@ final class GateStores {
     }
     probe.gateStatus(gate.node(), gate.status());
     publishTable(gate, timestampMs);
+  }
+
+  /** The task's record with its totals while it is live; a run that ended (GONE, idle) takes its totals with it. */
+  private void writeTask(String key, TaskGateState task) {
+    TaskUsageStats usage = null;
+    if (task.live()) {
+      usage = usageLoaded.get(key);
+    } else {
+      usageLoaded.remove(key);
+    }
+    usageToWrite.remove(key);
+    gateTasks.put(key, GateRecords.task(task, usage));
+    if (carriedOver.remove(key)) {
+      legacyUsage.delete(key);
+    }
+  }
+
+  /** Tasks of the gate whose totals moved while the gate did not (a late sample), or were carried over. */
+  private void writeUsageOnly(PeakGate gate) {
+    String prefix = TaskKey.nodePrefix(gate.node());
+    for (String key : List.copyOf(usageToWrite)) {
+      if (key.startsWith(prefix)) {
+        Optional<TaskGateState> task = gate.task(key.substring(prefix.length()));
+        if (task.isPresent()) {
+          writeTask(key, task.get());
+        } else {
+          forgetUsage(key);
+        }
+      }
+    }
+  }
+
+  private void forgetUsage(String key) {
+    usageLoaded.remove(key);
+    usageToWrite.remove(key);
+    if (carriedOver.remove(key)) {
+      legacyUsage.delete(key);
+    }
   }
 
   private void publishTable(PeakGate gate, long timestampMs) {
@@ -189,41 +266,48 @@ final class GateStores {
     return last;
   }
 
-  /** The usage totals of task {@code key} ({@code node/task}), or null when it has none. */
+  /**
+   * The usage totals of task {@code key} ({@code node/task}) of a {@link #load loaded} gate, or null when it has
+   * none; {@link #putUsage} and {@link #deleteUsage} change them, the next {@link #save} of the gate writes them.
+   */
   TaskUsageStats usage(String key) {
-    TaskUsageStats stats = usageLoaded.get(key);
-    if (stats == null) {
-      TaskUsageStatsRecord stored = usage.get(key);
-      if (stored != null) {
-        stats = GateRecords.usage(stored);
-        usageLoaded.put(key, stats);
-      }
-    }
-    return stats;
+    return usageLoaded.get(key);
   }
 
   void putUsage(String key, TaskUsageStats stats) {
-    usage.put(key, GateRecords.usage(stats));
     usageLoaded.put(key, stats);
+    usageToWrite.add(key);
   }
 
   void deleteUsage(String key) {
-    usage.delete(key);
     usageLoaded.remove(key);
+    usageToWrite.add(key);
   }
 
-  /** Keys of the tasks whose usage totals were last seen {@code idleTimeoutMs} or more before {@code nowTsMs}. */
-  List<String> idleUsage(long nowTsMs, long idleTimeoutMs) {
+  /**
+   * Deletes the entries of {@code memory-usage-stats} last seen {@code idleTimeoutMs} or more before
+   * {@code nowTsMs}: runs that ended without a GONE before their gate was read again, which nothing else removes.
+   */
+  void sweepIdleLegacyUsage(long nowTsMs, long idleTimeoutMs) {
+    if (legacyUsageEmpty) {
+      return;
+    }
     List<String> stale = new ArrayList<>();
-    try (KeyValueIterator<String, TaskUsageStatsRecord> all = usage.all()) {
+    boolean any = false;
+    try (KeyValueIterator<String, TaskUsageStatsRecord> all = legacyUsage.all()) {
       while (all.hasNext()) {
+        any = true;
         KeyValue<String, TaskUsageStatsRecord> entry = all.next();
         if (nowTsMs - entry.value.getLastSeenMs() >= idleTimeoutMs) {
           stale.add(entry.key);
         }
       }
     }
-    return stale;
+    for (String key : stale) {
+      legacyUsage.delete(key);
+      carriedOver.remove(key);
+    }
+    legacyUsageEmpty = !any;
   }
 
   void publish(List<GateDecision> decisions, long timestampMs) {

@@ -100,9 +100,9 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     PeakGate gate = node.gate();
     Optional<TaskMemorySpec> spec = gate.spec(sample.getTask());
     stores.publish(gate.onSample(memory), record.timestamp());
-    stores.save(node.sampled(record.timestamp()), record.timestamp());
     recordUsage(record.key(), memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
         record.timestamp());
+    stores.save(node.sampled(record.timestamp()), record.timestamp()); // the task's record, with its totals
   }
 
   private void onSpec(String key, TaskSpec spec, long timestampMs) {
@@ -157,19 +157,9 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     NodeGate node = stores.load(result.getNode());
     PeakGate gate = node.gate();
     long usageBytes = result.getReadMemoryBytes() != null
-        ? result.getReadMemoryBytes() : lastSampledUsage(gate, result.getTask());
+        ? result.getReadMemoryBytes() : gate.task(result.getTask()).map(TaskGateState::usageBytes).orElse(0L);
     stores.publish(gate.onReflexFreeze(result.getTask(), result.getTsMs(), usageBytes), timestampMs);
     stores.save(node, timestampMs);
-  }
-
-  /** The task's usage at its last sample; 0 for a task the gate does not know (which it overrules anyway). */
-  private static long lastSampledUsage(PeakGate gate, String task) {
-    for (TaskGateState t : gate.snapshot().tasks()) {
-      if (t.task().equals(task)) {
-        return t.usageBytes();
-      }
-    }
-    return 0;
   }
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
@@ -190,16 +180,20 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     String node = TaskKey.nodeOf(key);
     finished.ifPresent(f -> stores.forwardFinished(f.operation(),
         GateRecords.finished(node, memory.task(), memory.tsMs(), f), timestampMs));
-    sweepIdleUsage(memory.tsMs(), idleTimeoutMs);
+    sweepIdleLegacyUsage(memory.tsMs(), idleTimeoutMs);
   }
 
-  /** Drops the totals of tasks that went silent without a GONE, as sample time passes, so the store does not grow. */
-  private void sweepIdleUsage(long nowTsMs, long idleTimeoutMs) {
+  /**
+   * Drops the old store's totals of tasks that went silent without a GONE, as sample time passes. A task's totals
+   * in its record go when the gate ends its run (GONE or the idle timeout, which the punctuator applies to silent
+   * nodes too).
+   */
+  private void sweepIdleLegacyUsage(long nowTsMs, long idleTimeoutMs) {
     if (nowTsMs < nextUsageSweepTsMs) {
       return;
     }
     nextUsageSweepTsMs = nowTsMs + Math.max(1_000, idleTimeoutMs / 2);
-    stores.idleUsage(nowTsMs, idleTimeoutMs).forEach(stores::deleteUsage);
+    stores.sweepIdleLegacyUsage(nowTsMs, idleTimeoutMs);
   }
 
   /**

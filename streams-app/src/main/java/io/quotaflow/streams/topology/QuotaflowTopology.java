@@ -121,6 +121,7 @@ public final class QuotaflowTopology {
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE, ENFORCEMENT_RESULTS_CHECK);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
     topology.addStateStore(store(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
+    // Read only to carry over the usage totals an older version kept here (GateStores): the task records hold them now.
     topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);
     topology.addStateStore(store(GATE_TABLE_STORE, topics.gateTables().valueSerde()), PEAK_GATE);
     topology.connectProcessorAndStateStores(PEAK_GATE, NODE_STATUS_STORE, CONFIG_STORE);

@@ -344,6 +344,12 @@ public final class PeakGate {
     return entry == null ? Optional.empty() : Optional.ofNullable(entry.spec);
   }
 
+  /** The task as the gate holds it now, or empty when it holds no such task. */
+  public Optional<TaskGateState> task(String task) {
+    TaskEntry entry = tasks.get(task);
+    return entry == null ? Optional.empty() : Optional.of(entry.state());
+  }
+
   /** Whether any task runs, holds or waits: only then can stream time alone change anything. */
   public boolean hasLiveTasks() {
     for (TaskEntry e : tasks.values()) {
