@@ -21,7 +21,10 @@ final class MemoStoreBuilder<V> implements StoreBuilder<KeyValueStore<String, V>
   private boolean logging = true;
   private Map<String, String> logConfig = Map.of();
 
-  /** {@code memoSlots}: objects each instance's memo holds at most, a power of two ({@link IdentityMemoSerde}). */
+  /**
+   * {@code memoSlots}: objects each instance's memo holds at most, a power of two of at least 2
+   * ({@link IdentityMemoSerde}).
+   */
   MemoStoreBuilder(String name, Serde<V> valueSerde, int memoSlots) {
     this.name = name;
     this.valueSerde = valueSerde;

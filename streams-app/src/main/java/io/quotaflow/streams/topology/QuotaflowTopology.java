@@ -94,7 +94,7 @@ public final class QuotaflowTopology {
     String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
     // Read and written on every sample: a read the record cache answers returns the object last written. A
     // partition's tasks come back within a few hundred writes when it has a few hundred tasks, hence the slots.
-    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class), 1024),
+    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class), 2048),
         cpuProcessors);
     // Read on every sample, written rarely: the array the cache returns is known by identity, and what RocksDB
     // returns is decoded once per distinct value.

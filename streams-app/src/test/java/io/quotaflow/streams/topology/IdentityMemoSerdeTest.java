@@ -73,21 +73,34 @@ class IdentityMemoSerdeTest {
   }
 
   @Test
-  void holdsNoMoreThanItsSlots() {
-    IdentityMemoSerde<String> one = new IdentityMemoSerde<>(counting, 1);
-    byte[] first = one.serializer().serialize("t", "a");
-    byte[] second = one.serializer().serialize("t", "b");
+  void holdsNoMoreThanItsSlotsAndANewArrayReplacesTheOlderOfItsSet() {
+    IdentityMemoSerde<String> two = new IdentityMemoSerde<>(counting, 2); // one set: every array lands in it
+    byte[] first = two.serializer().serialize("t", "a");
+    byte[] second = two.serializer().serialize("t", "b");
 
-    assertThat(one.deserializer().deserialize("t", second)).isEqualTo("b");
-    assertThat(decodes).as("the newer array took the only slot").hasValue(0);
-    assertThat(one.deserializer().deserialize("t", first)).isEqualTo("a");
-    assertThat(decodes).as("the older one is decoded again").hasValue(1);
+    assertThat(two.deserializer().deserialize("t", first)).isEqualTo("a");
+    assertThat(two.deserializer().deserialize("t", second)).isEqualTo("b");
+    assertThat(decodes).as("a second array in a set keeps the first").hasValue(0);
+
+    byte[] third = two.serializer().serialize("t", "c");
+    assertThat(two.deserializer().deserialize("t", third)).isEqualTo("c");
+    assertThat(two.deserializer().deserialize("t", second)).isEqualTo("b");
+    assertThat(decodes).as("the newer two are held").hasValue(0);
+    assertThat(two.deserializer().deserialize("t", first)).isEqualTo("a");
+    assertThat(decodes).as("the oldest went and is decoded again").hasValue(1);
+    assertThat(two.deserializer().deserialize("t", first)).as("and then held").isEqualTo("a");
+    assertThat(decodes).hasValue(1);
+    assertThat(two.deserializer().deserialize("t", third)).as("next to the newest").isEqualTo("c");
+    assertThat(two.deserializer().deserialize("t", second)).as("whose older neighbour went").isEqualTo("b");
+    assertThat(decodes).hasValue(2);
   }
 
   @Test
-  void slotsAreAPowerOfTwo() {
+  void slotsAreAPowerOfTwoOfAtLeastTwo() {
     assertThatThrownBy(() -> new IdentityMemoSerde<>(counting, 1000)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("power of two, not 1000");
+        .hasMessageContaining("power of two of at least 2, not 1000");
     assertThatThrownBy(() -> new IdentityMemoSerde<>(counting, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new IdentityMemoSerde<>(counting, 1)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not 1");
   }
 }
