@@ -385,6 +385,17 @@ class PeakGateTest {
     }
 
     @Test
+    void headWaitIsTheLongestWaitersWhateverTheTaskIdsOrder() {
+      PeakGate gate = gate(count(1).withIdleTimeoutMs(10_000_000), "a", "b", "z");
+      tick(gate, 0, 600, "a");
+      tick(gate, 1_000, 600, "z"); // waits first
+      tick(gate, 4_000, 600, "b"); // sorts before z, waits behind it
+      gate.advance(10_000);
+      assertThat(gate.queuedTasks()).containsExactly("z", "b");
+      assertThat(gate.status()).isEqualTo(new GateStatus(1, 2, 9_000, false, 0));
+    }
+
+    @Test
     void lateSampleIsDroppedAndCounted() {
       PeakGate gate = gate(count(1), "a", "b");
       tick(gate, 2000, 600, "a", "b");
