@@ -61,7 +61,7 @@ record NodeView(
     if (gate != null) {
       GateConfigRecord c = gate.node().getConfig();
       gateView = new Gate(c.getMode(), c.getMaxConcurrentPeaks(), c.getPeakThresholdRatio(), c.getPeakReleaseRatio(),
-          c.getMemoryHeadroomBytes(), gate.node().getStreamTimeMs(), gate.tasks().size());
+          c.getMemoryHeadroomBytes(), gate.streamTimeMs(), gate.tasks().size());
       if (memoryTotal == null && c.getMemoryTotalBytes() > 0) {
         memoryTotal = c.getMemoryTotalBytes();
       }

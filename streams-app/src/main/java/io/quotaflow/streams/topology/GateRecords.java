@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.GateTaskRole;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
+import io.quotaflow.schemas.avro.internal.GateClockRecord;
 import io.quotaflow.schemas.avro.internal.GateConfigRecord;
 import io.quotaflow.schemas.avro.internal.GateRoleRecord;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
@@ -108,7 +109,33 @@ final class GateRecords {
     PeakGateConfig config = new PeakGateConfig(GatingMode.valueOf(c.getMode()), c.getPeakThresholdRatio(),
         c.getPeakReleaseRatio(), c.getMaxConcurrentPeaks(), c.getMemoryTotalBytes(), c.getMemoryHeadroomBytes(),
         c.getFreezeLeaseMs(), c.getTaskIdleTimeoutMs(), c.getQueueWaitAlertMs());
-    return new PeakGateState(node.getNode(), config, node.getStreamTimeMs(), node.getLateSamples(), tasks);
+    return new PeakGateState(node.getNode(), config, streamTimeMs(node, taskRecords), node.getLateSamples(), tasks);
+  }
+
+  /**
+   * A gate's stream time as its records hold it: the newest of its node record's and those its task records carry
+   * ({@code gate_clock}). The node record is not rewritten when only the clock moved and a task record written at
+   * the same time carries it; the clock only grows, so the newest is the last written.
+   */
+  static long streamTimeMs(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
+    long newest = node.getStreamTimeMs();
+    for (GateTaskRecord t : taskRecords) {
+      if (t.getGateClock() != null) {
+        newest = Math.max(newest, t.getGateClock().getStreamTimeMs());
+      }
+    }
+    return newest;
+  }
+
+  /** The record timestamp that goes with {@link #streamTimeMs}, found the same way. */
+  static long clockRecordTsMs(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
+    long newest = node.getClockRecordTsMs();
+    for (GateTaskRecord t : taskRecords) {
+      if (t.getGateClock() != null) {
+        newest = Math.max(newest, t.getGateClock().getClockRecordTsMs());
+      }
+    }
+    return newest;
   }
 
   static TaskGateState task(GateTaskRecord t) {
@@ -121,8 +148,11 @@ final class GateRecords {
         t.getDecisionPublished());
   }
 
-  /** The task's record: its gate state and, while it is live, its usage totals ({@code usage} may be null). */
-  static GateTaskRecord task(TaskGateState t, TaskUsageStats usage) {
+  /**
+   * The task's record: its gate state, its usage totals while it is live ({@code usage} may be null) and its
+   * gate's clock now ({@code node}'s).
+   */
+  static GateTaskRecord task(TaskGateState t, TaskUsageStats usage, NodeGate node) {
     TaskMemorySpec spec = t.spec();
     return GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
         .setOperation(spec == null ? "" : spec.operation())
@@ -132,7 +162,8 @@ final class GateRecords {
         .setMaxUsageBytes(t.maxUsageBytes()).setLastSeenMs(t.lastSeenMs())
         .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
         .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished())
-        .setUsage(usage == null ? null : usage(usage)).build();
+        .setUsage(usage == null ? null : usage(usage))
+        .setGateClock(new GateClockRecord(node.gate().streamTimeMs(), node.clockRecordTsMs())).build();
   }
 
   /** The node-level part of a gate: settings, stream time, counters; its tasks are kept one record each. */

@@ -10,6 +10,7 @@ import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.GateTable;
 import io.quotaflow.streams.engine.memory.PeakGate;
+import io.quotaflow.streams.engine.memory.PeakGateConfig;
 import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
@@ -33,11 +34,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link #publish} what it decided, {@link #save} it (which publishes its table when worth it).
  *
  * <p>A node's gate lives in memory while its stream task runs, and every change is written through
- * at once: the node's settings and clock in {@code peak-gate-state}, each changed task in
- * {@code peak-gate-tasks}, together with the usage totals of its run while it is live. A sample so
- * rewrites one small task record, never the whole node, and the stores always hold exactly what the
- * memory does, so a restart or a rebalance (which builds this object anew) continues from them with
- * the same decisions.
+ * at once: the node's settings, clock and counters in {@code peak-gate-state}, each changed task in
+ * {@code peak-gate-tasks}, together with the usage totals of its run while it is live and the gate's clock.
+ * A sample so rewrites one small task record, never the whole node: the clock it moved goes with that
+ * record, and the node's record is rewritten only when more than its clock changed or no task record
+ * carries the clock (a restore takes the newest clock of the two, {@link GateRecords#streamTimeMs}). The
+ * stores always hold exactly what the memory does, so a restart or a rebalance (which builds this object
+ * anew) continues from them with the same decisions.
  *
  * <p>The usage totals had a store of their own, {@code memory-usage-stats}, one more write per
  * sample; a gate read from the stores still takes a live task's totals from there once (the task's
@@ -71,6 +74,8 @@ final class GateStores {
    */
   private final Map<String, Optional<MemoryProfile>> profilesLoaded = new HashMap<>();
   private final Map<String, NodeGate> loaded = new HashMap<>();
+  /** What the node records of the loaded gates hold besides the clock, as last written or read. */
+  private final Map<String, NodeFields> nodesWritten = new HashMap<>();
   /** Usage totals of the live tasks of the loaded gates, by key node/task: what their records hold or will. */
   private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
   /** Keys whose totals changed since their record was last written (a late sample moves them, not the gate). */
@@ -134,7 +139,9 @@ final class GateStores {
         readUsage(kv.key, kv.value);
       });
     }
-    return new NodeGate(PeakGate.restore(GateRecords.gate(stored, tasks), profiles), stored.getClockRecordTsMs());
+    PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
+    nodesWritten.put(node, NodeFields.of(gate));
+    return new NodeGate(gate, GateRecords.clockRecordTsMs(stored, tasks));
   }
 
   private void readUsage(String key, GateTaskRecord task) {
@@ -170,8 +177,10 @@ final class GateStores {
   void save(NodeGate node, long timestampMs) {
     PeakGate gate = node.gate();
     PeakGate.Changes changes = gate.drainChanges();
+    boolean clockWritten = false;
     for (TaskGateState task : changes.changed()) {
-      writeTask(TaskKey.keyOf(gate.node(), task.task()), task);
+      writeTask(TaskKey.keyOf(gate.node(), task.task()), task, node);
+      clockWritten = true;
     }
     for (String task : changes.removed()) {
       String key = TaskKey.keyOf(gate.node(), task);
@@ -179,21 +188,30 @@ final class GateStores {
       forgetUsage(key);
     }
     if (!usageToWrite.isEmpty()) {
-      writeUsageOnly(gate);
+      clockWritten |= writeUsageOnly(node);
     }
     if (gate.isEmpty()) {
       gates.delete(gate.node());
       loaded.remove(gate.node());
+      nodesWritten.remove(gate.node());
     } else {
-      gates.put(gate.node(), GateRecords.node(gate, node.clockRecordTsMs()));
+      NodeFields fields = NodeFields.of(gate);
+      // Records deleted above held no newer clock than the one just written: the clock only grows.
+      if (!clockWritten || !fields.equals(nodesWritten.get(gate.node()))) {
+        gates.put(gate.node(), GateRecords.node(gate, node.clockRecordTsMs()));
+        nodesWritten.put(gate.node(), fields);
+      }
       loaded.put(gate.node(), node);
     }
     probe.gateStatus(gate.node(), gate.status());
     publishTable(gate, timestampMs);
   }
 
-  /** The task's record with its totals while it is live; a run that ended (GONE, idle) takes its totals with it. */
-  private void writeTask(String key, TaskGateState task) {
+  /**
+   * The task's record with its totals while it is live and its gate's clock; a run that ended (GONE, idle) takes
+   * its totals with it.
+   */
+  private void writeTask(String key, TaskGateState task, NodeGate node) {
     TaskUsageStats usage = null;
     if (task.live()) {
       usage = usageLoaded.get(key);
@@ -201,25 +219,32 @@ final class GateStores {
       usageLoaded.remove(key);
     }
     usageToWrite.remove(key);
-    gateTasks.put(key, GateRecords.task(task, usage));
+    gateTasks.put(key, GateRecords.task(task, usage, node));
     if (carriedOver.remove(key)) {
       legacyUsage.delete(key);
     }
   }
 
-  /** Tasks of the gate whose totals moved while the gate did not (a late sample), or were carried over. */
-  private void writeUsageOnly(PeakGate gate) {
+  /**
+   * Tasks of the gate whose totals moved while the gate did not (a late sample), or were carried over; whether any
+   * record was written.
+   */
+  private boolean writeUsageOnly(NodeGate node) {
+    PeakGate gate = node.gate();
     String prefix = TaskKey.nodePrefix(gate.node());
+    boolean written = false;
     for (String key : List.copyOf(usageToWrite)) {
       if (key.startsWith(prefix)) {
         Optional<TaskGateState> task = gate.task(key.substring(prefix.length()));
         if (task.isPresent()) {
-          writeTask(key, task.get());
+          writeTask(key, task.get(), node);
+          written = true;
         } else {
           forgetUsage(key);
         }
       }
     }
+    return written;
   }
 
   private void forgetUsage(String key) {
@@ -321,5 +346,12 @@ final class GateStores {
 
   void forwardFinished(String operation, Object usageRecord, long timestampMs) {
     context.forward(new Record<>(operation, usageRecord, timestampMs), Names.MEMORY_USAGE_SINK);
+  }
+
+  /** A node record's fields besides the clock: a change of them rewrites it. */
+  private record NodeFields(PeakGateConfig config, long lateSamples) {
+    static NodeFields of(PeakGate gate) {
+      return new NodeFields(gate.config(), gate.lateSamples());
+    }
   }
 }

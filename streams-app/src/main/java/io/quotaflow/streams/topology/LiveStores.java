@@ -29,6 +29,11 @@ public final class LiveStores {
     public GateView {
       tasks = List.copyOf(tasks);
     }
+
+    /** The gate's stream time: its node record's or a newer one its task records carry. */
+    public long streamTimeMs() {
+      return GateRecords.streamTimeMs(node, tasks);
+    }
   }
   /** Key node, value {@link io.quotaflow.schemas.avro.NodeStatus}; node-partitioned. */
   public static final String NODE_STATUS = Names.NODE_STATUS_STORE;

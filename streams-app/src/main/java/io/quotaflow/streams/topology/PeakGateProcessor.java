@@ -9,7 +9,6 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
-import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.MemorySample;
 import io.quotaflow.streams.engine.memory.PeakGate;
@@ -19,8 +18,6 @@ import io.quotaflow.streams.engine.memory.TaskMemorySpec;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import io.quotaflow.streams.engine.memory.UsageRecorder;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -28,7 +25,6 @@ import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * The memory peak gate of every node of the partition (DESIGN §4): samples, specs, node statuses,
@@ -199,24 +195,17 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
   /**
    * Moves on the gates of nodes that sent nothing for a while as the partition's stream time passes.
    * Record timestamps (broker or producer clocks) and a node's ts_ms (its collector's clock) may
-   * differ, so a node's gate moves by the record time elapsed since its clock last moved.
+   * differ, so a node's gate moves by the record time elapsed since its clock last moved. The clock is the
+   * loaded gate's: a node record alone may hold an older one ({@link GateStores}).
    */
   private void advanceSilentNodes(long partitionTimeMs) {
-    List<PeakGateStateRecord> silent = new ArrayList<>();
-    try (KeyValueIterator<String, PeakGateStateRecord> all = stores.gates.all()) {
-      while (all.hasNext()) {
-        PeakGateStateRecord gate = all.next().value;
-        if (partitionTimeMs - gate.getClockRecordTsMs() >= SILENT_AFTER_MS) {
-          silent.add(gate);
-        }
-      }
-    }
-    for (PeakGateStateRecord stored : silent) {
-      NodeGate node = stores.load(stored.getNode());
-      if (!node.gate().hasLiveTasks()) {
+    for (String nodeId : stores.nodes()) {
+      NodeGate node = stores.load(nodeId);
+      long silentMs = partitionTimeMs - node.clockRecordTsMs();
+      if (silentMs < SILENT_AFTER_MS || !node.gate().hasLiveTasks()) {
         continue;
       }
-      long nodeTimeMs = stored.getStreamTimeMs() + (partitionTimeMs - stored.getClockRecordTsMs());
+      long nodeTimeMs = node.nowMs() + silentMs;
       stores.publish(node.gate().advance(nodeTimeMs), partitionTimeMs);
       stores.save(new NodeGate(node.gate(), partitionTimeMs), partitionTimeMs);
     }
