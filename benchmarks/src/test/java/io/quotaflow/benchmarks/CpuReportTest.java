@@ -45,6 +45,15 @@ class CpuReportTest {
   }
 
   @Test
+  void oneTaskCountAloneIsNotCalledFlat() {
+    CpuFigures small = figures(CpuRun.THROUGHPUT, 100_000, 900);
+    CpuFigures one = new CpuFigures(CpuRun.THROUGHPUT, 100_000, "x", 13_000, 1, 10, small.latency(), 600_000,
+        small.baselineLatency(), 1_741, 300, 0, 0, 80);
+    assertThat(CpuScale.verdict(List.of(one))).isEqualTo("Scale: 100,000 tasks at 13,000 samples/s (one task count:"
+        + " give two or more to check the fall, target ≥ 75 % of the first); heap 1,741 B/task (target ≤ 2,048: met).");
+  }
+
+  @Test
   void theTableHasOneRowPerRunWithTheRatioToTheBaseline() {
     StringWriter text = new StringWriter();
     CpuReport.print(new PrintWriter(text), List.of(figures(CpuRun.THROUGHPUT, 80_000, 900), figures(CpuRun.LATENCY, 5_000, 150)));
