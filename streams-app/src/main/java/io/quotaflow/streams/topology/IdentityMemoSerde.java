@@ -32,8 +32,9 @@ final class IdentityMemoSerde<T> implements Serde<T> {
   /**
    * Sets of two ways: a new array goes into the newer way of the set its identity hash picks and the array
    * there moves to the older way, whose own goes. A task's array is so lost only when two others land in its
-   * set before the task comes back, not one: with a partition's ~420 tasks, 1,024 slots direct-mapped lost a
-   * third of them, and the decodes were 5.3 % of the stream threads' CPU; 2,048 slots in two ways lose ~6 %.
+   * set before the task comes back, not one: with a partition's ~420 tasks, 1,024 slots direct-mapped lost
+   * about a third of them, and the decodes of those misses were 5.3 % of the stream threads' CPU; with 2,048
+   * slots in two ways, 2.9 % (docs/benchmarks.md).
    */
   private static final class Memo {
     final Thread owner = Thread.currentThread();
