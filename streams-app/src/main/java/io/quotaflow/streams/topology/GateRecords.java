@@ -109,33 +109,26 @@ final class GateRecords {
     PeakGateConfig config = new PeakGateConfig(GatingMode.valueOf(c.getMode()), c.getPeakThresholdRatio(),
         c.getPeakReleaseRatio(), c.getMaxConcurrentPeaks(), c.getMemoryTotalBytes(), c.getMemoryHeadroomBytes(),
         c.getFreezeLeaseMs(), c.getTaskIdleTimeoutMs(), c.getQueueWaitAlertMs());
-    return new PeakGateState(node.getNode(), config, streamTimeMs(node, taskRecords), node.getLateSamples(), tasks);
+    return new PeakGateState(node.getNode(), config, clock(node, taskRecords).getStreamTimeMs(), node.getLateSamples(),
+        tasks);
   }
 
   /**
-   * A gate's stream time as its records hold it: the newest of its node record's and those its task records carry
-   * ({@code gate_clock}). The node record is not rewritten when only the clock moved and a task record written at
-   * the same time carries it; the clock only grows, so the newest is the last written.
+   * A gate's clock as its records hold it: the newest of its node record's and those its task records carry
+   * ({@code gate_clock}), field by field. The node record is not rewritten when only the clock moved and a task
+   * record written at the same time carries it; both fields only grow, so the newest is the last written.
    */
-  static long streamTimeMs(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
-    long newest = node.getStreamTimeMs();
+  static GateClockRecord clock(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
+    long streamTimeMs = node.getStreamTimeMs();
+    long clockRecordTsMs = node.getClockRecordTsMs();
     for (GateTaskRecord t : taskRecords) {
-      if (t.getGateClock() != null) {
-        newest = Math.max(newest, t.getGateClock().getStreamTimeMs());
+      GateClockRecord c = t.getGateClock();
+      if (c != null) {
+        streamTimeMs = Math.max(streamTimeMs, c.getStreamTimeMs());
+        clockRecordTsMs = Math.max(clockRecordTsMs, c.getClockRecordTsMs());
       }
     }
-    return newest;
-  }
-
-  /** The record timestamp that goes with {@link #streamTimeMs}, found the same way. */
-  static long clockRecordTsMs(PeakGateStateRecord node, List<GateTaskRecord> taskRecords) {
-    long newest = node.getClockRecordTsMs();
-    for (GateTaskRecord t : taskRecords) {
-      if (t.getGateClock() != null) {
-        newest = Math.max(newest, t.getGateClock().getClockRecordTsMs());
-      }
-    }
-    return newest;
+    return new GateClockRecord(streamTimeMs, clockRecordTsMs);
   }
 
   static TaskGateState task(GateTaskRecord t) {

@@ -38,7 +38,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@code peak-gate-tasks}, together with the usage totals of its run while it is live and the gate's clock.
  * A sample so rewrites one small task record, never the whole node: the clock it moved goes with that
  * record, and the node's record is rewritten only when more than its clock changed or no task record
- * carries the clock (a restore takes the newest clock of the two, {@link GateRecords#streamTimeMs}). The
+ * carries the clock (a restore takes the newest clock of the two, {@link GateRecords#clock}). The
  * stores always hold exactly what the memory does, so a restart or a rebalance (which builds this object
  * anew) continues from them with the same decisions.
  *
@@ -141,7 +141,7 @@ final class GateStores {
     }
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
     nodesWritten.put(node, NodeFields.of(gate));
-    return new NodeGate(gate, GateRecords.clockRecordTsMs(stored, tasks));
+    return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs());
   }
 
   private void readUsage(String key, GateTaskRecord task) {

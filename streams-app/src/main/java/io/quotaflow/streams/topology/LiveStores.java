@@ -32,7 +32,7 @@ public final class LiveStores {
 
     /** The gate's stream time: its node record's or a newer one its task records carry. */
     public long streamTimeMs() {
-      return GateRecords.streamTimeMs(node, tasks);
+      return GateRecords.clock(node, tasks).getStreamTimeMs();
     }
   }
   /** Key node, value {@link io.quotaflow.schemas.avro.NodeStatus}; node-partitioned. */
