@@ -47,14 +47,21 @@ final class AnonymousMemory implements AutoCloseable {
    * As {@link #resizeTo(long)}, and runs {@code onCrossing} right after the chunk that takes the
    * process's anonymous memory from at most {@code markBytes} to above it: the allocator's own time
    * of a threshold crossing, to within one chunk's allocation.
+   *
+   * <p>With a mark, the memory is read after each chunk rather than estimated from the JVM's own at
+   * the start: the JVM's own grows while it allocates, so the estimate crossed later than the cgroup's
+   * reading did, and a reflex that froze the process in between left the crossing unreported.
    */
   void resizeTo(long targetBytes, long markBytes, Runnable onCrossing) throws IOException {
     long ownBytes = Math.max(0, rssAnonBytes() - heldBytes());
     long wantChunks = Math.max(0, Math.round((double) (targetBytes - ownBytes) / CHUNK_BYTES));
+    boolean marked = markBytes != Long.MAX_VALUE;
+    long readBytes = ownBytes + heldBytes();
     while (chunks.size() < wantChunks) {
-      boolean below = ownBytes + heldBytes() <= markBytes;
+      boolean below = readBytes <= markBytes;
       chunks.push(ByteBuffer.allocateDirect(CHUNK_BYTES));
-      if (below && ownBytes + heldBytes() > markBytes) {
+      readBytes = marked ? rssAnonBytes() : ownBytes + heldBytes();
+      if (below && readBytes > markBytes) {
         onCrossing.run();
       }
     }
