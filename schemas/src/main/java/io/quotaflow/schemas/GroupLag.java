@@ -30,11 +30,14 @@ public final class GroupLag {
       Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(topics).allTopicNames().get().values().stream()
           .flatMap(d -> d.partitions().stream().map(p -> new TopicPartition(d.name(), p.partition())))
           .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.latest()));
+      // The group's offsets before the ends: an app commits what it consumed and what that produced in one
+      // transaction, so ends read after it show every record its consumption so far produced (a learned profile
+      // on its way back, say). Read the other way round, a commit in between looked caught up on its own output.
+      Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
       // read_committed ends: an app under exactly-once commits past its transactions' markers, never into an open one.
       Map<TopicPartition, Long> ends = new HashMap<>();
       admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get()
           .forEach((tp, info) -> ends.put(tp, info.offset()));
-      Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
       Map<TopicPartition, Long> lagging = new HashMap<>();
       ends.forEach((tp, end) -> {
         OffsetAndMetadata at = committed.get(tp);
