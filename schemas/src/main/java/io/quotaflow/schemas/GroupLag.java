@@ -24,7 +24,11 @@ public final class GroupLag {
 
   private GroupLag() {}
 
-  /** Partitions of {@code topics} where the group's committed offset is below the last stable offset, with the records left. */
+  /**
+   * Partitions of {@code topics} the group has not finished, with the records left: its committed offset is below
+   * the last stable offset, or a transaction on the partition is not finished yet (the log end is past the last
+   * stable offset).
+   */
   public static Map<TopicPartition, Long> of(Admin admin, String groupId, Collection<String> topics) {
     try {
       Map<TopicPartition, OffsetSpec> latest = admin.describeTopics(topics).allTopicNames().get().values().stream()
@@ -34,16 +38,20 @@ public final class GroupLag {
       // transaction, so ends read after it show every record its consumption so far produced (a learned profile
       // on its way back, say). Read the other way round, a commit in between looked caught up on its own output.
       Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
-      // read_committed ends: an app under exactly-once commits past its transactions' markers, never into an open one.
-      Map<TopicPartition, Long> ends = new HashMap<>();
-      admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get()
-          .forEach((tp, info) -> ends.put(tp, info.offset()));
+      // An app under exactly-once commits past its transactions' markers, never into an open one: its position is
+      // judged against the last stable offset.
+      Map<TopicPartition, Long> stableEnds = ends(admin, latest, IsolationLevel.READ_COMMITTED);
+      // But a transaction's markers reach its partitions one by one, and the group's offsets are one of them: the
+      // offsets can show the input consumed while an output partition's stable end still stops short of what that
+      // input produced. Such a partition's log end is past its stable end (read after it, so never short of it).
+      Map<TopicPartition, Long> logEnds = ends(admin, latest, IsolationLevel.READ_UNCOMMITTED);
       Map<TopicPartition, Long> lagging = new HashMap<>();
-      ends.forEach((tp, end) -> {
+      stableEnds.forEach((tp, stableEnd) -> {
         OffsetAndMetadata at = committed.get(tp);
         long position = at == null ? 0 : at.offset();
-        if (end > 0 && position < end) {
-          lagging.put(tp, end - position);
+        long logEnd = logEnds.getOrDefault(tp, stableEnd);
+        if ((stableEnd > 0 && position < stableEnd) || logEnd > stableEnd) {
+          lagging.put(tp, Math.max(1, logEnd - position));
         }
       });
       return lagging;
@@ -53,6 +61,13 @@ public final class GroupLag {
     } catch (ExecutionException e) {
       throw new IllegalStateException("cannot read the lag of consumer group " + groupId + ": " + e.getCause(), e.getCause());
     }
+  }
+
+  private static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> latest, IsolationLevel isolation)
+      throws InterruptedException, ExecutionException {
+    Map<TopicPartition, Long> ends = new HashMap<>();
+    admin.listOffsets(latest, new ListOffsetsOptions(isolation)).all().get().forEach((tp, info) -> ends.put(tp, info.offset()));
+    return ends;
   }
 
   /** Returns once the group trails nothing on {@code topics}; throws, naming the lag, after {@code timeout}. */

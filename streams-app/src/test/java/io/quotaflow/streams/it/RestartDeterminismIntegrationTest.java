@@ -57,7 +57,6 @@ class RestartDeterminismIntegrationTest {
     return byTask;
   }
 
-  /** Caught up on its inputs, the learned-profile loop included. */
   /** Every node's gate tables in order, once at least {@code count} are there. */
   private static Map<String, List<GateTable>> tablesByNode(KafkaEnv kafka, StreamsAppFixture app, int count) {
     Map<String, List<GateTable>> byNode = new TreeMap<>();
@@ -67,6 +66,7 @@ class RestartDeterminismIntegrationTest {
     return byNode;
   }
 
+  /** Caught up on its inputs, the learned-profile loop included. */
   private static void caughtUp(KafkaEnv kafka, StreamsAppFixture app) {
     KafkaWait.consumerGroupCaughtUp(kafka, app.applicationId,
         List.of(app.topics.samples().name(), app.topics.memoryUsage().name(), app.topics.configBroadcast().name(),
