@@ -9,6 +9,7 @@ import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
 import io.quotaflow.streams.engine.memory.GateTable;
+import io.quotaflow.streams.engine.memory.GatingMode;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.PeakGateConfig;
 import io.quotaflow.streams.engine.memory.MemoryProfile;
@@ -84,6 +85,8 @@ final class GateStores {
   private final Set<String> carriedOver = new HashSet<>();
   /** The table last published per node, once read (a null value: none published): no decode per sample. */
   private final Map<String, GateTable> tablesLoaded = new HashMap<>();
+  /** Per loaded gate, its {@link PeakGate#tableStamp()} when its table was last built and judged. */
+  private final Map<String, Long> tablesJudgedAt = new HashMap<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -130,6 +133,7 @@ final class GateStores {
   private NodeGate read(String node) {
     PeakGateStateRecord stored = gates.get(node);
     if (stored == null) {
+      tablesJudgedAt.remove(node); // stamps are the gate object's own
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
@@ -140,6 +144,7 @@ final class GateStores {
       });
     }
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
+    tablesJudgedAt.remove(node); // stamps are the gate object's own
     nodesWritten.put(node, NodeFields.of(gate));
     return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs());
   }
@@ -257,21 +262,27 @@ final class GateStores {
 
   private void publishTable(PeakGate gate, long timestampMs) {
     String node = gate.node();
-    GateTable last = lastTable(node);
     if (gate.isEmpty()) {
-      if (last != null) {
+      if (lastTable(node) != null) {
         // Nothing left to gate on the node: the compacted topic keeps no table of it.
         context.forward(new Record<>(node, (Object) null, timestampMs), Names.GATE_TABLES_SINK);
         tables.delete(node);
       }
       tablesLoaded.remove(node); // read again should the node come back
+      tablesJudgedAt.remove(node);
       return;
     }
     if (gate.streamTimeMs() == Long.MIN_VALUE) {
       return; // no sample yet, so no time and no live task: nothing for the reflex to watch, the first sample publishes
     }
+    long stamp = gate.tableStamp();
+    Long judgedAt = tablesJudgedAt.get(node);
+    if (judgedAt != null && judgedAt == stamp && gate.config().mode() != GatingMode.BUDGET) {
+      return; // the same decisions as when last judged: published then or not worth it then, so not now either
+    }
+    tablesJudgedAt.put(node, stamp);
     GateTable table = gate.table();
-    if (!table.worthPublishingAfter(last)) {
+    if (!table.worthPublishingAfter(lastTable(node))) {
       return;
     }
     io.quotaflow.schemas.avro.GateTable record = GateRecords.table(table);

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import net.jqwik.api.Arbitraries;
@@ -175,6 +176,84 @@ class PeakGateProperties {
       changes.removed().forEach(stored::remove);
       assertThat(List.copyOf(stored.values())).isEqualTo(run.gate.snapshot().tasks());
       run.apply(step);
+    }
+  }
+
+  /** One input of any kind the gate takes: which kind, and draws it reads as it needs them. */
+  record Event(int kind, int task, int a, int b, int advanceMs) {}
+
+  @Provide
+  Arbitrary<List<Event>> events() {
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 99),
+            Arbitraries.integers().between(0, 4),
+            Arbitraries.integers().between(0, 300),
+            Arbitraries.integers().between(0, 9),
+            Arbitraries.integers().between(0, 4000))
+        .as(Event::new)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(200);
+  }
+
+  /**
+   * What lets the stream processor skip building a node's table: while the stamp stands still the table decides
+   * the same, whatever the inputs (samples growing a peak of last resort, GONE, specs with and without a normal or
+   * peak, profiles learned and withdrawn, settings, idle timeouts, the punctuator, reflex freezes). BUDGET is
+   * drawn too, but its tables move with usage alone and are only checked again once out of it.
+   */
+  @Property(tries = 500)
+  void anUnchangedTableStampMeansATableWithTheSameDecisions(@ForAll("events") List<Event> events) {
+    Map<String, MemoryProfile> learned = new HashMap<>();
+    PeakGate gate = new PeakGate(NODE, GateTesting.count(1).withIdleTimeoutMs(6_000),
+        operation -> Optional.ofNullable(learned.get(operation)));
+    long tsMs = 0;
+    GateTable before = gate.table();
+    long stampBefore = gate.tableStamp();
+    for (Event e : events) {
+      tsMs += e.advanceMs();
+      String task = "t" + e.task();
+      int kind = e.kind();
+      if (kind < 55) {
+        gate.onSample(MemorySample.running(task, tsMs, mib(100 + 4L * e.a())));
+      } else if (kind < 60) {
+        gate.onSample(MemorySample.gone(task, tsMs));
+      } else if (kind < 72) {
+        // Normal and peak declared, normal only, or neither (the profile decides); one in four interactive.
+        Long normal = e.b() < 7 ? mib(300 + e.a()) : null;
+        Long peak = e.b() < 4 ? mib(900 + e.a()) : null;
+        gate.onSpec(new TaskMemorySpec(task, "op" + (e.a() % 2), normal, peak, e.b() % 4 == 0), tsMs);
+      } else if (kind < 75) {
+        gate.onSpecRemoved(task, tsMs);
+      } else if (kind < 81) {
+        String operation = "op" + (e.a() % 2);
+        if (e.b() == 0) {
+          learned.remove(operation);
+        } else {
+          learned.put(operation, new MemoryProfile(mib(250 + e.a()), mib(700 + 10L * e.b()), 1));
+        }
+        gate.profilesChanged();
+      } else if (kind < 85) {
+        PeakGateConfig config = switch (e.b() % 5) {
+          case 0 -> GateTesting.count(1);
+          case 1 -> GateTesting.count(2);
+          case 2 -> GateTesting.count(3);
+          case 3 -> GateTesting.count(1).withMode(GatingMode.OFF);
+          default -> GateTesting.budget(1500 + e.a());
+        };
+        gate.onConfig(config.withIdleTimeoutMs(6_000), tsMs);
+      } else if (kind < 93) {
+        gate.advance(tsMs);
+      } else {
+        gate.onReflexFreeze(task, tsMs, mib(100 + 4L * e.a()));
+      }
+      GateTable table = gate.table();
+      if (gate.tableStamp() == stampBefore && gate.config().mode() != GatingMode.BUDGET) {
+        assertThat(table.sameDecisionsAs(before)).as("after %s, stamp %d: %s, before %s", e, stampBefore, table, before)
+            .isTrue();
+      }
+      before = table;
+      stampBefore = gate.tableStamp();
     }
   }
 
