@@ -44,25 +44,33 @@ final class AnonymousMemory implements AutoCloseable {
   }
 
   /**
-   * As {@link #resizeTo(long)}, and runs {@code onCrossing} right after the chunk that takes the
-   * process's anonymous memory from at most {@code markBytes} to above it: the allocator's own time
-   * of a threshold crossing, to within one chunk's allocation.
+   * As {@link #resizeTo(long)}, and runs {@code onCrossing} once, right before the chunks that take the process's
+   * anonymous memory from at most {@code markBytes} to above it: the allocator's own time of a threshold crossing,
+   * to within two chunks' allocation.
    *
-   * <p>With a mark, the memory is read after each chunk rather than estimated from the JVM's own at
-   * the start: the JVM's own grows while it allocates, so the estimate crossed later than the cgroup's
-   * reading did, and a reflex that froze the process in between left the crossing unreported.
+   * <p>Before, not after: a reflex that watches the process's group may freeze it as soon as its reading is past
+   * the mark, and a frozen process reports nothing until it is thawed, which a waiting task is not. Two chunks ahead,
+   * not one, because the kernel's count of a process's resident pages may trail the group's (both are summed from
+   * per-CPU counters). With a mark, the memory is read after each chunk rather than estimated from the JVM's own at
+   * the start (the JVM's own grows while it allocates); a crossing that growth made unforeseen is reported as soon as
+   * a reading shows it.
    */
   void resizeTo(long targetBytes, long markBytes, Runnable onCrossing) throws IOException {
     long ownBytes = Math.max(0, rssAnonBytes() - heldBytes());
     long wantChunks = Math.max(0, Math.round((double) (targetBytes - ownBytes) / CHUNK_BYTES));
     boolean marked = markBytes != Long.MAX_VALUE;
     long readBytes = ownBytes + heldBytes();
+    boolean reported = !marked || readBytes > markBytes; // already above: nothing to cross
     while (chunks.size() < wantChunks) {
-      boolean below = readBytes <= markBytes;
+      if (!reported && readBytes + 2L * CHUNK_BYTES > markBytes) {
+        onCrossing.run();
+        reported = true;
+      }
       chunks.push(ByteBuffer.allocateDirect(CHUNK_BYTES));
       readBytes = marked ? rssAnonBytes() : ownBytes + heldBytes();
-      if (below && readBytes > markBytes) {
+      if (!reported && readBytes > markBytes) {
         onCrossing.run();
+        reported = true;
       }
     }
     boolean freed = false;
