@@ -154,9 +154,8 @@ public final class PeakGate {
         entry = new TaskEntry(sample.task());
         tasks.put(entry.task, entry);
       }
-      boolean peakOfLastResort = entry.spec != null && entry.spec.memoryPeakBytes() == null;
-      if (!entry.live || (peakOfLastResort && sample.usageBytes() > entry.maxUsageBytes)) {
-        tableStamp++; // a new row, or a larger peak where neither spec nor profile gives one
+      if (!entry.live || (sample.usageBytes() > entry.maxUsageBytes && rowPeakIsLargestUsage(entry))) {
+        tableStamp++; // a new row, or a row's peak of last resort grows
       }
       entry.live = true;
       entry.usageBytes = sample.usageBytes();
@@ -583,6 +582,11 @@ public final class PeakGate {
   private Long thresholdBytes(TaskEntry e) {
     Long normal = normalBytes(e);
     return normal == null ? null : (long) Math.floor(config.peakThresholdRatio() * normal);
+  }
+
+  /** Whether the task has a row in the table whose expected peak is the most it has used so far. */
+  private boolean rowPeakIsLargestUsage(TaskEntry e) {
+    return e.spec != null && e.spec.memoryPeakBytes() == null && normalBytes(e) != null && profileOf(e).isEmpty();
   }
 
   /** The spec's peak, else the learned one, else the most this run has used so far. */
