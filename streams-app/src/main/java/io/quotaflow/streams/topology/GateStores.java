@@ -131,9 +131,9 @@ final class GateStores {
   }
 
   private NodeGate read(String node) {
+    tablesJudgedAt.remove(node); // a table stamp is the gate object's own: this is a new object
     PeakGateStateRecord stored = gates.get(node);
     if (stored == null) {
-      tablesJudgedAt.remove(node); // stamps are the gate object's own
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
@@ -144,7 +144,6 @@ final class GateStores {
       });
     }
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
-    tablesJudgedAt.remove(node); // stamps are the gate object's own
     nodesWritten.put(node, NodeFields.of(gate));
     return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs());
   }
