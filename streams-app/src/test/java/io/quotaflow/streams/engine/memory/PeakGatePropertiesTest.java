@@ -25,7 +25,7 @@ import net.jqwik.api.constraints.IntRange;
  * The gate's promises under arbitrary sample sequences. Every check reads the gate from outside, through the
  * decisions it emits, except BUDGET's, which needs to know who holds a slot and reads it from the snapshot.
  */
-class PeakGateProperties {
+class PeakGatePropertiesTest {
 
   /** Idle timeouts are a separate rule, tested on their own; here no task ever goes silent long enough. */
   private static final long NEVER_IDLE_MS = 1_000_000_000_000L;
