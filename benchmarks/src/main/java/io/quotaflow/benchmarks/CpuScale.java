@@ -40,19 +40,18 @@ final class CpuScale {
   static String verdict(List<CpuFigures> runs) {
     CpuFigures first = runs.get(0);
     CpuFigures last = runs.get(runs.size() - 1);
+    String fall;
     if (runs.size() == 1) {
       // One task count is compared with nothing: only its heap can be judged.
-      return String.format(Locale.ROOT,
-          "Scale: %,d tasks at %,.0f samples/s (one task count: give two or more to check the fall, target ≥ %.0f %%"
-              + " of the first); heap %,.0f B/task (target ≤ %,.0f: %s).",
-          last.tasks(), last.appSamplesPerSecond(), 100 * (1 - MAX_FALL), last.heapBytesPerTask(),
-          MAX_HEAP_BYTES_PER_TASK, met(last.heapBytesPerTask() <= MAX_HEAP_BYTES_PER_TASK));
+      fall = String.format(Locale.ROOT, " (one task count: give two or more to check the fall, target ≥ %.0f %% of the first)",
+          100 * (1 - MAX_FALL));
+    } else {
+      double ofFirst = last.appSamplesPerSecond() / first.appSamplesPerSecond();
+      fall = String.format(Locale.ROOT, ", %.0f %% of %,d tasks' %,.0f (target ≥ %.0f %%: %s)", 100 * ofFirst,
+          first.tasks(), first.appSamplesPerSecond(), 100 * (1 - MAX_FALL), met(ofFirst >= 1 - MAX_FALL));
     }
-    double ofFirst = last.appSamplesPerSecond() / first.appSamplesPerSecond();
-    return String.format(Locale.ROOT,
-        "Scale: %,d tasks at %,.0f samples/s, %.0f %% of %,d tasks' %,.0f (target ≥ %.0f %%: %s); heap %,.0f B/task (target ≤ %,.0f: %s).",
-        last.tasks(), last.appSamplesPerSecond(), 100 * ofFirst, first.tasks(), first.appSamplesPerSecond(),
-        100 * (1 - MAX_FALL), met(ofFirst >= 1 - MAX_FALL), last.heapBytesPerTask(), MAX_HEAP_BYTES_PER_TASK,
+    return String.format(Locale.ROOT, "Scale: %,d tasks at %,.0f samples/s%s; heap %,.0f B/task (target ≤ %,.0f: %s).",
+        last.tasks(), last.appSamplesPerSecond(), fall, last.heapBytesPerTask(), MAX_HEAP_BYTES_PER_TASK,
         met(last.heapBytesPerTask() <= MAX_HEAP_BYTES_PER_TASK));
   }
 
