@@ -80,6 +80,23 @@ class AvroSerdeTest {
   }
 
   @Test
+  void anEncodeThatFailsHalfwayLeavesNothingInTheNextRecord() {
+    Schema pair = SchemaBuilder.record("Pair").namespace("x").fields()
+        .requiredString("first").requiredString("second").endRecord();
+    AvroSerializer<GenericRecord> serializer = new AvroSerializer<>(registry, false, true);
+    GenericRecord broken = new GenericData.Record(pair);
+    broken.put("first", "written before the failure");
+    GenericRecord good = new GenericData.Record(pair);
+    good.put("first", "a");
+    good.put("second", "b");
+
+    assertThatThrownBy(() -> serializer.serialize("pairs", broken)).isInstanceOf(SerializationException.class)
+        .hasMessageContaining("x.Pair");
+    assertThat(serializer.serialize("pairs", good))
+        .isEqualTo(new AvroSerializer<GenericRecord>(registry, false, true).serialize("pairs", good));
+  }
+
+  @Test
   void writesConfluentFramingWithTheRegisteredId() {
     byte[] bytes = new AvroSerializer<CgroupSample>(registry, false, true).serialize(TOPIC, ContractExamples.sample());
     int id = registry.getId(TOPIC + "-value", CgroupSample.getClassSchema());
