@@ -100,7 +100,10 @@ public final class QuotaflowTopology {
     // returns is decoded once per distinct value.
     topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
     topology.addStateStore(readMostly(CONFIG_STORE, topics.configBroadcast().valueSerde()), cpuProcessors);
-    topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), cpuProcessors);
+    // Read and written whenever a task's reported limit moves (a decision): a pool's sum comes back from the cache
+    // as the object last written. A partition holds one entry per pool its tasks are in.
+    topology.addStateStore(new MemoStoreBuilder<>(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class), 64),
+        cpuProcessors);
     // The last report, read before every event to see whether a period closed; rewritten once a period.
     topology.addStateStore(readMostly(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), cpuProcessors);
 
