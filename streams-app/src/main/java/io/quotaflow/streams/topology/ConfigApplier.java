@@ -1,28 +1,25 @@
 package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.avro.ClusterConfig;
-import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * This partition's copy of a broadcast config in: stored, and a new cluster config republishes
  * every task whose decision it changes. Configs were validated before they were broadcast.
  */
-final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
+final class ConfigApplier extends CpuInput<ConfigBroadcast> {
 
-  ConfigApplier(int partitions, TopologyProbe probe) {
-    super(partitions, probe);
+  ConfigApplier(TaskStores stores, CpuDecisionMaker decisions, TopologyProbe probe) {
+    super(stores, decisions, probe);
   }
 
   @Override
-  public void process(Record<String, ConfigBroadcast> record) {
-    ConfigBroadcast config = record.value();
+  void process(String key, ConfigBroadcast config, long timestampMs) {
     if (config == null) {
       return;
     }
@@ -31,28 +28,19 @@ final class ConfigApplier extends TaskStateProcessor<ConfigBroadcast> {
     String id = config.getId();
     switch (config.getKind()) {
       // Taken up at each task's next tick (DESIGN §3): no decision here.
-      case POOL_CAP -> keep(TaskStores.CAP_KEY_PREFIX + id, config, config.getPoolCap() != null);
+      case POOL_CAP -> stores.keepConfig(TaskStores.CAP_KEY_PREFIX + id, config, config.getPoolCap() != null);
       // For the peak gate: a task without a declared normal is judged by it from its next sample on.
-      case MEMORY_PROFILE -> keep(TaskStores.PROFILE_KEY_PREFIX + id, config, config.getMemoryProfile() != null);
-      case POOL_CONFIG -> keep(TaskStores.POOL_KEY_PREFIX + id, config, config.getPoolConfig() != null);
-      case CLUSTER_CONFIG -> applyCluster(config, record.timestamp());
+      case MEMORY_PROFILE -> stores.keepConfig(TaskStores.PROFILE_KEY_PREFIX + id, config, config.getMemoryProfile() != null);
+      case POOL_CONFIG -> stores.keepConfig(TaskStores.POOL_KEY_PREFIX + id, config, config.getPoolConfig() != null);
+      case CLUSTER_CONFIG -> applyCluster(config, timestampMs);
       default -> throw new IllegalStateException("unknown broadcast kind " + config.getKind());
-    }
-  }
-
-  /** Stores the broadcast copy, or deletes it when the broadcast carries none (the original was deleted). */
-  private void keep(String key, ConfigBroadcast config, boolean present) {
-    if (present) {
-      stores.configs.put(key, config);
-    } else {
-      stores.configs.delete(key);
     }
   }
 
   /** A new cluster config republishes every task whose decision it changes. */
   private void applyCluster(ConfigBroadcast config, long timestampMs) {
     ClusterConfig before = stores.cluster();
-    keep(TaskStores.CLUSTER_KEY, config, config.getClusterConfig() != null);
+    stores.keepConfig(TaskStores.CLUSTER_KEY, config, config.getClusterConfig() != null);
     ClusterConfig after = stores.cluster();
     if (after.equals(before)) {
       return;

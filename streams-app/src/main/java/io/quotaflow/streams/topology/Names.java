@@ -11,16 +11,13 @@ final class Names {
   static final String POOL_CONFIG_BROADCASTER = "pool-config-broadcaster";
   static final String CONFIG_BROADCAST_SINK = "config-broadcast-sink";
   static final String CONFIG_BROADCAST_SOURCE = "config-broadcast-source";
-  static final String CONFIG_APPLIER = "config-applier";
   static final String TASK_SPECS_SOURCE = "task-specs-source";
   static final String TASK_SPECS_CHECK = "task-specs-check";
   static final String NODES_CHECK = "nodes-check";
   static final String SAMPLES_CHECK = "samples-check";
-  static final String TASK_SPEC_PROCESSOR = "task-spec-processor";
   static final String NODES_SOURCE = "nodes-source";
-  static final String NODE_STATUS_PROCESSOR = "node-status-processor";
   static final String SAMPLES_SOURCE = "samples-source";
-  static final String CPU_MONITOR = "cpu-monitor";
+  static final String CPU_PROCESSOR = "cpu-processor";
   static final String CPU_DECISIONS_SINK = "cpu-decisions-sink";
   static final String PEAK_GATE = "peak-gate";
   static final String FREEZE_DECISIONS_SINK = "freeze-decisions-sink";

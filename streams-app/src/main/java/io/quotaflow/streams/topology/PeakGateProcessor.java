@@ -39,9 +39,10 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * node's gate table goes to {@code gate-tables} when it is worth it ({@link GateStores#save}).
  *
  * <p>One processor for the five inputs, because a node's gate is one object in memory. It sits
- * after the CPU processor of each source, which has checked the record (a rejected record never
- * arrives) and updated the node status and config stores this one reads; results come straight
- * from their own check, which lets through only the reflex's freezes.
+ * after the CPU processor on the four sources they share, which has updated the node status and
+ * config stores this one reads; every record was checked before either ({@link InputCheck}: a
+ * rejected record never arrives), and results come from their own check, which lets through only
+ * the reflex's freezes.
  *
  * <p>A gate runs on its node's own samples' time, so its decisions do not depend on which other
  * nodes share the partition; specs and configs act at the gate's time. A stream-time punctuator

@@ -36,8 +36,8 @@ import org.apache.kafka.streams.state.Stores;
  *       node's peak gate, with the enforcers' reflex freezes from {@code enforcement-results},
  *       {@code freeze-decisions} and {@code gate-tables} out, finished tasks' usage out to
  *       {@code memory-usage} re-keyed by operation. Each source's records are checked once
- *       ({@link InputCheck}), then fed to its CPU processor first (which updates the shared node and
- *       config stores), then to the gate processor;
+ *       ({@link InputCheck}), then fed to the CPU processor first (which updates the node and
+ *       config stores the gate reads), then to the gate processor;
  *   <li>learned profiles — {@code memory-usage} folded per operation, each new profile broadcast
  *       back to every partition of {@code config-broadcast}.
  * </ol>
@@ -86,32 +86,27 @@ public final class QuotaflowTopology {
     topology.addProcessor(TASK_SPECS_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidSpec), TASK_SPECS_SOURCE);
     topology.addProcessor(NODES_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidNodeStatus), NODES_SOURCE);
     topology.addProcessor(SAMPLES_CHECK, () -> new InputCheck<>(partitions, RecordChecks::requireValidSample), SAMPLES_SOURCE);
-    topology.addProcessor(CONFIG_APPLIER, () -> new ConfigApplier(partitions, probe), CONFIG_BROADCAST_SOURCE);
-    topology.addProcessor(TASK_SPEC_PROCESSOR, () -> new TaskSpecProcessor(partitions, probe), TASK_SPECS_CHECK);
-    topology.addProcessor(NODE_STATUS_PROCESSOR, () -> new NodeStatusProcessor(partitions, probe), NODES_CHECK);
-    topology.addProcessor(CPU_MONITOR, () -> new CpuMonitorProcessor(partitions, probe), SAMPLES_CHECK);
+    // One processor for the four inputs: its stores have no other writer, so it keeps what it read of them (CpuProcessor).
+    topology.addProcessor(CPU_PROCESSOR, () -> new CpuProcessor(topics, probe),
+        SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
 
-    String[] cpuProcessors = {CONFIG_APPLIER, TASK_SPEC_PROCESSOR, NODE_STATUS_PROCESSOR, CPU_MONITOR};
     // Read and written on every sample: a read the record cache answers returns the object last written. A
     // partition's tasks come back within a few hundred writes when it has a few hundred tasks, hence the slots.
     topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class), 2048),
-        cpuProcessors);
-    // Read on every sample, written rarely: the array the cache returns is known by identity, and what RocksDB
-    // returns is decoded once per distinct value.
-    topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), cpuProcessors);
-    topology.addStateStore(readMostly(CONFIG_STORE, topics.configBroadcast().valueSerde()), cpuProcessors);
-    // Read and written whenever a task's reported limit moves (a decision): a pool's sum comes back from the cache
-    // as the object last written. A partition holds one entry per pool its tasks are in.
-    topology.addStateStore(new MemoStoreBuilder<>(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class), 64),
-        cpuProcessors);
-    // The last report, read before every event to see whether a period closed; rewritten once a period.
-    topology.addStateStore(readMostly(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), cpuProcessors);
+        CPU_PROCESSOR);
+    // Read by the peak gate on its gates' changes, by the CPU processor once per value (TaskStores): the array the
+    // cache returns is known by identity, and what RocksDB returns is decoded once per distinct value.
+    topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), CPU_PROCESSOR);
+    topology.addStateStore(readMostly(CONFIG_STORE, topics.configBroadcast().valueSerde()), CPU_PROCESSOR);
+    topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), CPU_PROCESSOR);
+    // The last report, to see whether an event closes a period; rewritten once a period.
+    topology.addStateStore(store(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), CPU_PROCESSOR);
 
     topology.addSink(CPU_DECISIONS_SINK, topics.cpuDecisions().name(), topics.cpuDecisions().keySerde().serializer(),
-        topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), cpuProcessors);
+        topics.cpuDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), CPU_PROCESSOR);
     // Once a period of stream time, this partition's pool sums to the one pool processor.
     topology.addSink(POOL_PARTIALS_SINK, topics.poolPartials().name(), topics.poolPartials().keySerde().serializer(),
-        topics.poolPartials().valueSerde().serializer(), cpuProcessors);
+        topics.poolPartials().valueSerde().serializer(), CPU_PROCESSOR);
 
     // The enforcers' reflex freezes, node-partitioned like samples: the gate adopts or overrules each.
     topology.addSource(ENFORCEMENT_RESULTS_SOURCE, topics.enforcementResults().keySerde().deserializer(),
@@ -119,7 +114,7 @@ public final class QuotaflowTopology {
         topics.enforcementResults().name());
     topology.addProcessor(ENFORCEMENT_RESULTS_CHECK, () -> new InputCheck<>(partitions, RecordChecks::isReflexFreeze,
         RecordChecks::requireValidReflexFreeze), ENFORCEMENT_RESULTS_SOURCE);
-    // Added after the CPU processors of the same sources: each record reaches them first.
+    // Added after the CPU processor of the same sources: each record reaches it first.
     topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE, ENFORCEMENT_RESULTS_CHECK);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);

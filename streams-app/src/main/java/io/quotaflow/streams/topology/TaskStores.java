@@ -7,7 +7,9 @@ import io.quotaflow.schemas.avro.internal.PoolPartial;
 import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.avro.internal.PoolPartialSum;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,9 +17,14 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The node-partitioned stores the CPU processors share, and the one way a task's state changes:
+ * The node-partitioned stores of the CPU processor, and the one way a task's state changes:
  * {@link #apply} stores the next state, keeps the pool partial sums in step and publishes the
- * decision or tombstone, so no processor can update one without the others.
+ * decision or tombstone, so no input can update one without the others.
+ *
+ * <p>The processor is the only writer of the node status, config, pool-partials and pool-report stores
+ * (the peak gate reads the first two), and every write goes through here: so what was read or written of
+ * them is kept in memory and read from there, written through to the store at once. Built anew whenever
+ * the processor is initialised, it starts from the stores.
  */
 final class TaskStores {
   static final String CLUSTER_KEY = "cluster";
@@ -27,6 +34,7 @@ final class TaskStores {
   /** Pool cap ratios broadcast to this partition, by pool. */
   static final String CAP_KEY_PREFIX = "cap/";
   private static final String LAST_REPORT_KEY = "last";
+
   /** Pool sums are kept in millionths of a CPU: long additions never drift the way double ones do. */
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
@@ -35,10 +43,22 @@ final class TaskStores {
   private static final ClusterConfig DEFAULTS = defaultCluster();
   private final TopologyProbe probe;
   final KeyValueStore<String, TaskCpuState> tasks;
-  final KeyValueStore<String, NodeStatus> nodes;
-  final KeyValueStore<String, ConfigBroadcast> configs;
-  final KeyValueStore<String, PoolPartial> poolPartials;
+  private final KeyValueStore<String, NodeStatus> nodes;
+  private final KeyValueStore<String, ConfigBroadcast> configs;
+  private final KeyValueStore<String, PoolPartial> poolPartials;
   private final KeyValueStore<String, PoolPartialReport> poolReports;
+
+  /** The cluster config in force, once read; null: not read since it last changed. */
+  private ClusterConfig cluster;
+  /** Node statuses by node, once read (a null value: none stored). */
+  private final Map<String, NodeStatus> nodesRead = new HashMap<>();
+  /** Cap ratios by pool, once read. */
+  private final Map<String, Double> capsRead = new HashMap<>();
+  /** Pool sums by pool, once read or written (a null value: none stored). */
+  private final Map<String, PoolPartial> partialsRead = new HashMap<>();
+  /** The last report, once read or written; {@link #reportRead} says whether it was. */
+  private PoolPartialReport lastReport;
+  private boolean reportRead;
 
   TaskStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -52,8 +72,28 @@ final class TaskStores {
 
   /** The cap ratio last broadcast for {@code pool}; 1 before any. */
   double capRatio(String pool) {
+    Double known = capsRead.get(pool);
+    if (known != null) {
+      return known;
+    }
     ConfigBroadcast stored = configs.get(CAP_KEY_PREFIX + pool);
-    return stored == null || stored.getPoolCap() == null ? 1.0 : stored.getPoolCap().getCapRatio();
+    double ratio = stored == null || stored.getPoolCap() == null ? 1.0 : stored.getPoolCap().getCapRatio();
+    capsRead.put(pool, ratio);
+    return ratio;
+  }
+
+  /** Stores a broadcast config under {@code key}, or deletes it when the broadcast carries none (the original was deleted). */
+  void keepConfig(String key, ConfigBroadcast config, boolean present) {
+    if (present) {
+      configs.put(key, config);
+    } else {
+      configs.delete(key);
+    }
+    if (key.equals(CLUSTER_KEY)) {
+      cluster = null;
+    } else if (key.startsWith(CAP_KEY_PREFIX)) {
+      capsRead.remove(key.substring(CAP_KEY_PREFIX.length()));
+    }
   }
 
   /**
@@ -62,8 +102,8 @@ final class TaskStores {
    * go to the pool processor. Reports are made before the event, so they never hold an effect from
    * a later period, whatever other nodes share the partition.
    */
-  void beforeEvent(long timestampMs, int partition) {
-    PoolPartialReport last = poolReports.get(LAST_REPORT_KEY);
+  void beforeEvent(long timestampMs) {
+    PoolPartialReport last = lastReport();
     long periodMs = cluster().getFairShareUpdatePeriodMs();
     long completed = Math.floorDiv(timestampMs, periodMs) - 1;
     if (last != null && last.getPeriodMs() == periodMs && completed <= last.getPeriod()) {
@@ -80,17 +120,30 @@ final class TaskStores {
         nodeCpus += Math.max(0, all.next().value.getCpus());
       }
     }
+    int partition = context.recordMetadata().map(m -> m.partition()).orElse(0);
     PoolPartialReport report = PoolPartialReport.newBuilder().setPartition(partition).setPeriod(completed)
         .setPeriodMs(periodMs).setNodeCpus(nodeCpus).setPools(sums).build();
     poolReports.put(LAST_REPORT_KEY, report);
+    lastReport = report;
     // Stamped with the time of the record that closed the period: the pool processor merges partials and
     // configs in time order, so a config given before that record is in force for the period's update.
     context.forward(new Record<>(Integer.toString(partition), (Object) report, timestampMs), Names.POOL_PARTIALS_SINK);
   }
 
+  private PoolPartialReport lastReport() {
+    if (!reportRead) {
+      lastReport = poolReports.get(LAST_REPORT_KEY);
+      reportRead = true;
+    }
+    return lastReport;
+  }
+
   /** The cluster config in force: the last valid one broadcast, else the schema defaults. */
   ClusterConfig cluster() {
-    return cluster(configs);
+    if (cluster == null) {
+      cluster = cluster(configs);
+    }
+    return cluster;
   }
 
   /** The cluster config in force in a partition's config store: the last valid one broadcast, else the schema defaults. */
@@ -103,8 +156,25 @@ final class TaskStores {
     return ClusterConfig.newBuilder().setCluster("default").build();
   }
 
+  /** The node's status, or null when none is stored. */
   NodeStatus node(String node) {
-    return nodes.get(node);
+    NodeStatus known = nodesRead.get(node);
+    if (known == null && !nodesRead.containsKey(node)) {
+      known = nodes.get(node);
+      nodesRead.put(node, known);
+    }
+    return known;
+  }
+
+  /** Stores the node's status, or deletes it when {@code status} is null (a tombstone). */
+  void keepNode(String node, NodeStatus status) {
+    if (status == null) {
+      nodes.delete(node);
+      nodesRead.remove(node); // the node may not come back: no entry kept for it
+    } else {
+      nodes.put(node, status);
+      nodesRead.put(node, status);
+    }
   }
 
   void apply(String key, TaskCpuState before, CpuDecisionMaker.Outcome outcome, long timestampMs) {
@@ -139,13 +209,16 @@ final class TaskStores {
   }
 
   private void addTo(String pool, long reportedUcpu, int tasksDelta) {
-    PoolPartial current = poolPartials.get(pool);
+    PoolPartial current = partialsRead.containsKey(pool) ? partialsRead.get(pool) : poolPartials.get(pool);
     long reported = (current == null ? 0 : current.getReportedSumUcpu()) + reportedUcpu;
     int count = (current == null ? 0 : current.getTasks()) + tasksDelta;
     if (count == 0) {
       poolPartials.delete(pool);
+      partialsRead.remove(pool); // the pool may not come back: no entry kept for it
     } else {
-      poolPartials.put(pool, PoolPartial.newBuilder().setPool(pool).setReportedSumUcpu(reported).setTasks(count).build());
+      PoolPartial next = PoolPartial.newBuilder().setPool(pool).setReportedSumUcpu(reported).setTasks(count).build();
+      poolPartials.put(pool, next);
+      partialsRead.put(pool, next);
     }
   }
 

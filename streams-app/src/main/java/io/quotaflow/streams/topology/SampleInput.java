@@ -7,38 +7,35 @@ import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * Samples in, CPU decisions out: checks each sample, runs the task's job CPU monitor and publishes
- * a decision on first sight and on every soft-limit change. Tasks silent for the idle timeout are
- * swept as sample time passes (time of the samples, not the wall clock).
+ * Samples in, CPU decisions out: runs the task's job CPU monitor and publishes a decision on first
+ * sight and on every soft-limit change. Tasks silent for the idle timeout are swept as sample time
+ * passes (time of the samples, not the wall clock).
  */
-final class CpuMonitorProcessor extends TaskStateProcessor<CgroupSample> {
+final class SampleInput extends CpuInput<CgroupSample> {
 
   private long nextSweepTsMs = Long.MIN_VALUE;
 
-  CpuMonitorProcessor(int partitions, TopologyProbe probe) {
-    super(partitions, probe);
+  SampleInput(TaskStores stores, CpuDecisionMaker decisions, TopologyProbe probe) {
+    super(stores, decisions, probe);
   }
 
   @Override
-  public void process(Record<String, CgroupSample> record) {
+  void process(String key, CgroupSample sample, long timestampMs) {
     // Checked before it came here (InputCheck, RecordChecks.requireValidSample).
-    TaskKey key = RecordChecks.taskKey(record.key());
-    CgroupSample sample = record.value();
-
-    beforeEvent(record.timestamp());
+    TaskKey task = RecordChecks.taskKey(key);
+    stores.beforeEvent(timestampMs);
     ClusterConfig cluster = stores.cluster();
-    TaskCpuState before = stores.tasks.get(record.key());
-    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(key.node()), stores::capRatio);
+    TaskCpuState before = stores.tasks.get(key);
+    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(task.node()), stores::capRatio);
     probe.sampleHandled(sample.getTsMs());
     if (outcome.late()) {
       probe.lateSample();
     }
-    stores.apply(record.key(), before, outcome, record.timestamp());
-    sweepIdleTasks(sample.getTsMs(), cluster, record.timestamp());
+    stores.apply(key, before, outcome, timestampMs);
+    sweepIdleTasks(sample.getTsMs(), cluster, timestampMs);
   }
 
   private void sweepIdleTasks(long nowTsMs, ClusterConfig cluster, long timestampMs) {
