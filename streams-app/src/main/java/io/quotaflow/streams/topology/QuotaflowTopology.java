@@ -90,14 +90,12 @@ public final class QuotaflowTopology {
     topology.addProcessor(CPU_PROCESSOR, () -> new CpuProcessor(topics, probe),
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
 
-    // Read and written on every sample: a read the record cache answers returns the object last written. A
-    // partition's tasks come back within a few hundred writes when it has a few hundred tasks, hence the slots.
-    topology.addStateStore(new MemoStoreBuilder<>(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class), 2048),
-        CPU_PROCESSOR);
-    // Read by the peak gate on its gates' changes, by the CPU processor once per value (TaskStores): the array the
-    // cache returns is known by identity, and what RocksDB returns is decoded once per distinct value.
-    topology.addStateStore(readMostly(NODE_STATUS_STORE, topics.nodes().valueSerde()), CPU_PROCESSOR);
-    topology.addStateStore(readMostly(CONFIG_STORE, topics.configBroadcast().valueSerde()), CPU_PROCESSOR);
+    // Read and written on every sample: read through the processor's memo of the states it last wrote (TaskStores).
+    topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
+    // Written by the CPU processor alone, which reads each value once (TaskStores); the peak gate reads them as its
+    // gates load or reconfigure.
+    topology.addStateStore(store(NODE_STATUS_STORE, topics.nodes().valueSerde()), CPU_PROCESSOR);
+    topology.addStateStore(store(CONFIG_STORE, topics.configBroadcast().valueSerde()), CPU_PROCESSOR);
     topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), CPU_PROCESSOR);
     // The last report, to see whether an event closes a period; rewritten once a period.
     topology.addStateStore(store(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), CPU_PROCESSOR);
@@ -143,10 +141,6 @@ public final class QuotaflowTopology {
   /** The changelog topic of the per-task CPU state, for tools that measure or inspect it. */
   public static String taskStateChangelog(String applicationId) {
     return applicationId + "-" + TASK_STATE_STORE + "-changelog";
-  }
-
-  private static <V> StoreBuilder<?> readMostly(String name, Serde<V> valueSerde) {
-    return new MemoStoreBuilder<>(name, new MemoizingSerde<>(valueSerde), 256); // far more than a partition's distinct values
   }
 
   private static void source(Topology topology, String name, Topic<String, ?> topic) {

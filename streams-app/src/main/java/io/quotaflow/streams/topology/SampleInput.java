@@ -28,7 +28,7 @@ final class SampleInput extends CpuInput<CgroupSample> {
     TaskKey task = RecordChecks.taskKey(key);
     stores.beforeEvent(timestampMs);
     ClusterConfig cluster = stores.cluster();
-    TaskCpuState before = stores.tasks.get(key);
+    TaskCpuState before = stores.task(key);
     CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(task.node()), stores::capRatio);
     probe.sampleHandled(sample.getTsMs());
     if (outcome.late()) {

@@ -14,7 +14,7 @@ final class SpecInput extends CpuInput<TaskSpec> {
   void process(String key, TaskSpec spec, long timestampMs) {
     // Checked before it came here (InputCheck, RecordChecks.requireValidSpec).
     stores.beforeEvent(timestampMs);
-    TaskCpuState before = stores.tasks.get(key);
+    TaskCpuState before = stores.task(key);
     if (spec == null) {
       stores.apply(key, before, decisions.onSpecDeleted(before), timestampMs);
       return;

@@ -1,0 +1,73 @@
+package io.quotaflow.streams.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class KeyMemoTest {
+
+  @Test
+  void aValuePutIsReadBackByAnEqualKeyUntilReplacedOrRemoved() {
+    KeyMemo<String> memo = new KeyMemo<>(16);
+    memo.put("node-1/task-1", "a");
+
+    assertThat(memo.get(new String("node-1/task-1"))).isEqualTo("a");
+    memo.put("node-1/task-1", "b");
+    assertThat(memo.get("node-1/task-1")).isEqualTo("b");
+    memo.remove("node-1/task-1");
+    assertThat(memo.get("node-1/task-1")).isNull();
+    assertThat(memo.get("node-1/task-2")).isNull();
+  }
+
+  @Test
+  void holdsNoMoreThanItsSlotsAndANewKeyReplacesTheOlderOfItsSet() {
+    KeyMemo<String> memo = new KeyMemo<>(2); // one set: every key lands in it
+    memo.put("a", "1");
+    memo.put("b", "2");
+    memo.put("a", "3"); // written again, a becomes the newer way
+    memo.put("c", "4"); // replaces the older way: b
+
+    assertThat(memo.get("a")).isEqualTo("3");
+    assertThat(memo.get("b")).isNull();
+    assertThat(memo.get("c")).isEqualTo("4");
+    memo.remove("a");
+    assertThat(memo.get("a")).isNull();
+    assertThat(memo.get("c")).isEqualTo("4");
+  }
+
+  @Test
+  void neverAnswersWithAValueTheKeyDoesNotHaveInTheMap() {
+    KeyMemo<Integer> memo = new KeyMemo<>(8);
+    Map<String, Integer> truth = new HashMap<>();
+    Random random = new Random(7);
+    for (int step = 0; step < 20_000; step++) {
+      String key = "node-" + random.nextInt(5) + "/task-" + random.nextInt(12);
+      switch (random.nextInt(3)) {
+        case 0 -> {
+          memo.put(key, step);
+          truth.put(key, step);
+        }
+        case 1 -> {
+          memo.remove(key);
+          truth.remove(key);
+        }
+        default -> {
+          Integer held = memo.get(key);
+          if (held != null) {
+            assertThat(held).as("step %d, key %s", step, key).isEqualTo(truth.get(key));
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void refusesASlotCountThatIsNotAPowerOfTwo() {
+    assertThatThrownBy(() -> new KeyMemo<>(1000)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("power of two");
+  }
+}
