@@ -23,9 +23,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>The processor is the only writer of these stores (the peak gate reads the node status and config
  * stores), and every write goes through here: so what was read or written of them is kept in memory and
- * read from there, written through to the store at once — the task states a partition's tasks come back
- * to ({@link #TASK_MEMO_SLOTS}), the rest whole. Built anew whenever the processor is initialised, it
- * starts from the stores.
+ * read from there, written through to the store at once — of the task states, those of the tasks that
+ * come back soonest ({@link #TASK_MEMO_SLOTS} per partition); of the rest, every value. Built anew whenever
+ * the processor is initialised, it starts from the stores.
  */
 final class TaskStores {
   static final String CLUSTER_KEY = "cluster";

@@ -24,19 +24,25 @@ class KeyMemoTest {
   }
 
   @Test
-  void holdsNoMoreThanItsSlotsAndANewKeyReplacesTheOlderOfItsSet() {
-    KeyMemo<String> memo = new KeyMemo<>(2); // one set: every key lands in it
-    memo.put("a", "1");
-    memo.put("b", "2");
-    memo.put("a", "3"); // written again, a becomes the newer way
-    memo.put("c", "4"); // replaces the older way: b
+  void holdsNoMoreThanItsSlotsAndANewKeyReplacesTheOldestOfItsSet() {
+    KeyMemo<String> memo = new KeyMemo<>(KeyMemo.WAYS); // one set: every key lands in it
+    for (String key : new String[] {"a", "b", "c", "d"}) {
+      memo.put(key, key + "1");
+    }
+    memo.put("a", "a2"); // written again, a is the newest: b is now the oldest
+    memo.put("e", "e1");
 
-    assertThat(memo.get("a")).isEqualTo("3");
+    assertThat(memo.get("a")).isEqualTo("a2");
     assertThat(memo.get("b")).isNull();
-    assertThat(memo.get("c")).isEqualTo("4");
-    memo.remove("a");
+    assertThat(memo.get("c")).isEqualTo("c1");
+    assertThat(memo.get("d")).isEqualTo("d1");
+    assertThat(memo.get("e")).isEqualTo("e1");
+    memo.remove("a"); // the set is e, -, d, c
+    memo.put("f", "f1"); // takes a's place: c, the oldest, stays
     assertThat(memo.get("a")).isNull();
-    assertThat(memo.get("c")).isEqualTo("4");
+    assertThat(memo.get("c")).isEqualTo("c1");
+    assertThat(memo.get("d")).isEqualTo("d1");
+    assertThat(memo.get("f")).isEqualTo("f1");
   }
 
   @Test
@@ -69,5 +75,7 @@ class KeyMemoTest {
   void refusesASlotCountThatIsNotAPowerOfTwo() {
     assertThatThrownBy(() -> new KeyMemo<>(1000)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("power of two");
+    assertThatThrownBy(() -> new KeyMemo<>(2)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least 4");
   }
 }
