@@ -24,8 +24,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>The processor is the only writer of these stores (the peak gate reads the node status and config
  * stores), and every write goes through here: so what was read or written of them is kept in memory and
  * read from there, written through to the store at once — of the task states, those of the tasks that
- * come back soonest ({@link #TASK_MEMO_SLOTS} per partition); of the rest, every value. Built anew whenever
- * the processor is initialised, it starts from the stores.
+ * come back soonest ({@link #TASK_MEMO_SLOTS} per partition); of the rest, every value (the pool sums as
+ * written). Built anew whenever the processor is initialised, it starts from the stores.
  */
 final class TaskStores {
   static final String CLUSTER_KEY = "cluster";
@@ -61,7 +61,7 @@ final class TaskStores {
   private final Map<String, NodeStatus> nodesRead = new HashMap<>();
   /** Cap ratios by pool, once read. */
   private final Map<String, Double> capsRead = new HashMap<>();
-  /** Pool sums by pool, once read or written (a null value: none stored). */
+  /** Pool sums by pool as last written; a pool not here is read from the store. */
   private final Map<String, PoolPartial> partialsRead = new HashMap<>();
   /** The last report, once read or written; {@link #reportRead} says whether it was. */
   private PoolPartialReport lastReport;
@@ -230,7 +230,10 @@ final class TaskStores {
   }
 
   private void addTo(String pool, long reportedUcpu, int tasksDelta) {
-    PoolPartial current = partialsRead.containsKey(pool) ? partialsRead.get(pool) : poolPartials.get(pool);
+    PoolPartial current = partialsRead.get(pool);
+    if (current == null) {
+      current = poolPartials.get(pool);
+    }
     long reported = (current == null ? 0 : current.getReportedSumUcpu()) + reportedUcpu;
     int count = (current == null ? 0 : current.getTasks()) + tasksDelta;
     if (count == 0) {
