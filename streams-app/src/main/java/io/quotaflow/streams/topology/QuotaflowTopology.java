@@ -91,12 +91,12 @@ public final class QuotaflowTopology {
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
 
     // Read and written on every sample: read through the processor's memo of the states it last wrote (TaskStores).
-    topology.addStateStore(store(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
+    topology.addStateStore(writtenPerSample(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
     // Written by the CPU processor alone, which reads each value once (TaskStores); the peak gate reads them as its
     // gates load or reconfigure.
     topology.addStateStore(store(NODE_STATUS_STORE, topics.nodes().valueSerde()), CPU_PROCESSOR);
     topology.addStateStore(store(CONFIG_STORE, topics.configBroadcast().valueSerde()), CPU_PROCESSOR);
-    topology.addStateStore(store(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), CPU_PROCESSOR);
+    topology.addStateStore(writtenPerSample(POOL_PARTIALS_STORE, topics.valueSerde(PoolPartial.class)), CPU_PROCESSOR);
     // The last report, to see whether an event closes a period; rewritten once a period.
     topology.addStateStore(store(POOL_REPORT_STORE, topics.valueSerde(PoolPartialReport.class)), CPU_PROCESSOR);
 
@@ -116,7 +116,7 @@ public final class QuotaflowTopology {
     topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE, ENFORCEMENT_RESULTS_CHECK);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
-    topology.addStateStore(store(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
+    topology.addStateStore(writtenPerSample(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
     // Read only to carry over the usage totals an older version kept here (GateStores): the task records hold them now.
     topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);
     topology.addStateStore(store(GATE_TABLE_STORE, topics.gateTables().valueSerde()), PEAK_GATE);
@@ -155,5 +155,13 @@ public final class QuotaflowTopology {
   static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> valueSerde) {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde)
         .withCachingEnabled();
+  }
+
+  /**
+   * A store written on every sample (or every decision): its writes wait in memory for the commit
+   * ({@link WriteBackStore}), so a task sampled several times between two commits is encoded and cached once.
+   */
+  static <V> StoreBuilder<KeyValueStore<String, V>> writtenPerSample(String name, Serde<V> valueSerde) {
+    return WriteBackStore.writingBack(store(name, valueSerde));
   }
 }

@@ -1,0 +1,310 @@
+package io.quotaflow.streams.topology;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A key-value store whose writes wait in memory until the commit: a key written many times between two commits
+ * is encoded and put into the record cache once, at the commit, rather than at every write.
+ *
+ * <p>The record cache below already folds a task's writes into one RocksDB put and one changelog record per
+ * commit, but every write still pays the Avro encode and the cache's put. A task sampled several times a commit
+ * interval (a backlog, a replay, a catch-up after an outage: {@code bench cpu}'s throughput run) paid them on every
+ * sample; now it pays them once per commit. A task sampled once a commit interval (a live cluster at 1 Hz with
+ * 100 ms commits) pays what it did, plus a map put.
+ *
+ * <p>Kafka Streams flushes every store's cache before it commits a task's transaction ({@code
+ * ProcessorStateManager.flushCache}, from {@code StreamTask.prepareCommit}, also when a task is suspended or closed
+ * cleanly): this store writes what waits into the store below first, so the changelog records of those writes are
+ * in the same transaction as the input offsets they follow from. A task closed dirty drops what waited, as the
+ * record cache drops its dirty entries: the state is then restored from the changelog, as of the last commit.
+ *
+ * <p>Reads see what waits: {@link #get} first, and the range reads merge it, in key order, over what the store
+ * below holds. Reads may come from interactive queries on other threads, so the waiting writes are kept in a
+ * concurrent map and a range read merges a copy of them. Values are kept by reference until the commit: a value
+ * put must not be changed afterwards (the processors build a new record for every write). Keys must be ordered
+ * as their UTF-8 bytes are, which is how the String serde's keys are ordered in the stores below.
+ */
+final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>, String, V>
+    implements KeyValueStore<String, V> {
+
+  /** What waits for a key deleted since the last commit (a concurrent map holds no null). */
+  private static final Object DELETED = new Object();
+  private static final Comparator<String> BYTE_ORDER = WriteBackStore::compareUtf8;
+
+  /** The writes since the last commit, by key: a value, or {@link #DELETED}. */
+  private final Map<String, Object> waiting = new ConcurrentHashMap<>();
+
+  WriteBackStore(KeyValueStore<String, V> wrapped) {
+    super(wrapped);
+  }
+
+  /** {@code inner}'s store, its writes held until the commit. */
+  static <V> StoreBuilder<KeyValueStore<String, V>> writingBack(StoreBuilder<KeyValueStore<String, V>> inner) {
+    return new Builder<>(inner);
+  }
+
+  @Override
+  public void put(String key, V value) {
+    Objects.requireNonNull(key, "key cannot be null");
+    waiting.put(key, value == null ? DELETED : value);
+  }
+
+  @Override
+  public V putIfAbsent(String key, V value) {
+    V current = get(key);
+    if (current == null) {
+      put(key, value);
+    }
+    return current;
+  }
+
+  @Override
+  public void putAll(List<KeyValue<String, V>> entries) {
+    for (KeyValue<String, V> entry : entries) {
+      put(entry.key, entry.value);
+    }
+  }
+
+  @Override
+  public V delete(String key) {
+    V current = get(key);
+    put(key, null);
+    return current;
+  }
+
+  @Override
+  public V get(String key) {
+    Object held = waiting.get(key);
+    if (held == null) {
+      return wrapped().get(key);
+    }
+    return held == DELETED ? null : value(held);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> range(String from, String to) {
+    return merged(wrapped().range(from, to), inRange(from, to), false);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> reverseRange(String from, String to) {
+    return merged(wrapped().reverseRange(from, to), inRange(from, to), true);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> all() {
+    return merged(wrapped().all(), key -> true, false);
+  }
+
+  @Override
+  public KeyValueIterator<String, V> reverseAll() {
+    return merged(wrapped().reverseAll(), key -> true, true);
+  }
+
+  @Override
+  public <PS extends Serializer<P>, P> KeyValueIterator<String, V> prefixScan(P prefix, PS prefixKeySerializer) {
+    byte[] start = prefixKeySerializer.serialize(null, prefix);
+    return merged(wrapped().prefixScan(prefix, prefixKeySerializer), key -> startsWith(key, start), false);
+  }
+
+  /** The store below's count, as approximate as it says: writes waiting may add keys or delete some. */
+  @Override
+  public long approximateNumEntries() {
+    return wrapped().approximateNumEntries();
+  }
+
+  /** Before Kafka Streams flushes the record cache for a commit: what waits goes into the store below first. */
+  @Override
+  public void flushCache() {
+    for (Map.Entry<String, Object> write : waiting.entrySet()) {
+      wrapped().put(write.getKey(), write.getValue() == DELETED ? null : value(write.getValue()));
+    }
+    waiting.clear(); // the stream thread is the only writer, and it is here
+    super.flushCache();
+  }
+
+  /** A dirty close: what waits was never committed, and the state is restored from the changelog. */
+  @Override
+  public void clearCache() {
+    waiting.clear();
+    super.clearCache();
+  }
+
+  /** How many keys have writes waiting for the commit. */
+  int waitingWrites() {
+    return waiting.size();
+  }
+
+  @SuppressWarnings("unchecked")
+  private V value(Object held) {
+    return (V) held;
+  }
+
+  private KeyValueIterator<String, V> merged(KeyValueIterator<String, V> stored, Predicate<String> wanted,
+      boolean reverse) {
+    List<KeyValue<String, Object>> writes = new ArrayList<>();
+    for (Map.Entry<String, Object> write : waiting.entrySet()) {
+      if (wanted.test(write.getKey())) {
+        writes.add(KeyValue.pair(write.getKey(), write.getValue()));
+      }
+    }
+    Comparator<String> order = reverse ? BYTE_ORDER.reversed() : BYTE_ORDER;
+    writes.sort((a, b) -> order.compare(a.key, b.key));
+    return new Merged(stored, writes, order);
+  }
+
+  private static Predicate<String> inRange(String from, String to) {
+    return key -> (from == null || compareUtf8(key, from) >= 0) && (to == null || compareUtf8(key, to) <= 0);
+  }
+
+  private static boolean startsWith(String key, byte[] prefix) {
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    return bytes.length >= prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+  }
+
+  /** Orders strings as their UTF-8 bytes are ordered: by code point (UTF-16 order differs above the surrogates). */
+  static int compareUtf8(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      int ca = a.codePointAt(i);
+      int cb = b.codePointAt(j);
+      if (ca != cb) {
+        return Integer.compare(ca, cb);
+      }
+      i += Character.charCount(ca);
+      j += Character.charCount(cb);
+    }
+    return Integer.compare(a.length() - i, b.length() - j);
+  }
+
+  /** The store's entries with the waiting writes over them, both in {@code order}; a deleted key is skipped. */
+  private final class Merged implements KeyValueIterator<String, V> {
+    private final KeyValueIterator<String, V> stored;
+    private final List<KeyValue<String, Object>> writes;
+    private final Comparator<String> order;
+    private int nextWrite;
+    private KeyValue<String, V> next;
+
+    Merged(KeyValueIterator<String, V> stored, List<KeyValue<String, Object>> writes, Comparator<String> order) {
+      this.stored = stored;
+      this.writes = writes;
+      this.order = order;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null) {
+        String storedKey = stored.hasNext() ? stored.peekNextKey() : null;
+        KeyValue<String, Object> write = nextWrite < writes.size() ? writes.get(nextWrite) : null;
+        if (storedKey == null && write == null) {
+          return false;
+        }
+        int cmp = storedKey == null ? 1 : write == null ? -1 : order.compare(storedKey, write.key);
+        if (cmp < 0) {
+          next = stored.next();
+          continue;
+        }
+        if (cmp == 0) {
+          stored.next(); // the write replaces what is stored
+        }
+        nextWrite++;
+        if (write.value != DELETED) {
+          next = KeyValue.pair(write.key, value(write.value));
+        }
+      }
+      return true;
+    }
+
+    @Override
+    public KeyValue<String, V> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      KeyValue<String, V> current = next;
+      next = null;
+      return current;
+    }
+
+    @Override
+    public String peekNextKey() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return next.key;
+    }
+
+    @Override
+    public void close() {
+      stored.close();
+    }
+  }
+
+  /** Builds the inner builder's store and wraps it; everything else is the inner builder's. */
+  private static final class Builder<V> implements StoreBuilder<KeyValueStore<String, V>> {
+    private final StoreBuilder<KeyValueStore<String, V>> inner;
+
+    Builder(StoreBuilder<KeyValueStore<String, V>> inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public StoreBuilder<KeyValueStore<String, V>> withCachingEnabled() {
+      inner.withCachingEnabled();
+      return this;
+    }
+
+    @Override
+    public StoreBuilder<KeyValueStore<String, V>> withCachingDisabled() {
+      inner.withCachingDisabled();
+      return this;
+    }
+
+    @Override
+    public StoreBuilder<KeyValueStore<String, V>> withLoggingEnabled(Map<String, String> config) {
+      inner.withLoggingEnabled(config);
+      return this;
+    }
+
+    @Override
+    public StoreBuilder<KeyValueStore<String, V>> withLoggingDisabled() {
+      inner.withLoggingDisabled();
+      return this;
+    }
+
+    @Override
+    public KeyValueStore<String, V> build() {
+      return new WriteBackStore<>(inner.build());
+    }
+
+    @Override
+    public Map<String, String> logConfig() {
+      return inner.logConfig();
+    }
+
+    @Override
+    public boolean loggingEnabled() {
+      return inner.loggingEnabled();
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+  }
+}

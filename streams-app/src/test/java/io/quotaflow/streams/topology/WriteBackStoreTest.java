@@ -1,0 +1,181 @@
+package io.quotaflow.streams.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link WriteBackStore} over a real in-memory store: writes wait until the cache is flushed, and every read sees
+ * them. That Kafka Streams flushes it before each commit is checked where it runs ({@code CpuTopologyTest},
+ * {@code RestartDeterminismIntegrationTest}).
+ */
+class WriteBackStoreTest {
+
+  private KeyValueStore<String, String> below;
+  private WriteBackStore<String> store;
+
+  @BeforeEach
+  void open() {
+    StoreBuilderUnderTest built = build();
+    below = built.below();
+    store = built.store();
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void aWriteWaitsUntilTheCacheIsFlushedAndIsReadBackMeanwhile() {
+    store.put("n1/a", "1");
+    store.put("n1/a", "2");
+
+    assertThat(store.get("n1/a")).isEqualTo("2");
+    assertThat(below.get("n1/a")).isNull();
+    assertThat(store.waitingWrites()).isEqualTo(1);
+
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("2");
+    assertThat(store.waitingWrites()).isZero();
+    assertThat(store.get("n1/a")).isEqualTo("2");
+  }
+
+  @Test
+  void aDeleteHidesTheStoredValueAndRemovesItAtTheFlush() {
+    store.put("n1/a", "1");
+    store.flushCache();
+
+    assertThat(store.delete("n1/a")).isEqualTo("1");
+    assertThat(store.get("n1/a")).isNull();
+    assertThat(below.get("n1/a")).isEqualTo("1");
+    store.put("n1/b", null); // a null value deletes too
+    assertThat(store.get("n1/b")).isNull();
+
+    store.flushCache();
+    assertThat(below.get("n1/a")).isNull();
+    try (KeyValueIterator<String, String> all = below.all()) {
+      assertThat(all.hasNext()).isFalse();
+    }
+  }
+
+  @Test
+  void rangeReadsMergeTheWaitingWritesInKeyOrder() {
+    store.putAll(List.of(KeyValue.pair("n1/a", "a0"), KeyValue.pair("n1/b", "b0"), KeyValue.pair("n1/c", "c0"),
+        KeyValue.pair("n2/a", "x0")));
+    store.flushCache();
+    store.put("n1/b", "b1"); // replaces a stored value
+    store.delete("n1/c"); // hides one
+    store.put("n1/d", "d1"); // adds one after the stored ones
+    store.put("n1/0", "01"); // and one before them
+    assertThat(store.putIfAbsent("n1/a", "a9")).isEqualTo("a0");
+    assertThat(store.putIfAbsent("n1/e", "e1")).isNull();
+
+    assertThat(pairs(store.all())).containsExactly("n1/0=01", "n1/a=a0", "n1/b=b1", "n1/d=d1", "n1/e=e1", "n2/a=x0");
+    assertThat(pairs(store.reverseAll()))
+        .containsExactly("n2/a=x0", "n1/e=e1", "n1/d=d1", "n1/b=b1", "n1/a=a0", "n1/0=01");
+    assertThat(pairs(store.range("n1/a", "n1/d"))).containsExactly("n1/a=a0", "n1/b=b1", "n1/d=d1");
+    assertThat(pairs(store.reverseRange("n1/a", "n1/d"))).containsExactly("n1/d=d1", "n1/b=b1", "n1/a=a0");
+    assertThat(pairs(store.prefixScan("n1/", new StringSerializer())))
+        .containsExactly("n1/0=01", "n1/a=a0", "n1/b=b1", "n1/d=d1", "n1/e=e1");
+    try (KeyValueIterator<String, String> it = store.all()) {
+      assertThat(it.peekNextKey()).isEqualTo("n1/0");
+      assertThat(it.next().key).isEqualTo("n1/0");
+    }
+  }
+
+  @Test
+  void aDirtyCloseDropsWhatWaited() {
+    store.put("n1/a", "1");
+    store.flushCache();
+    store.put("n1/a", "2");
+    store.put("n1/b", "1");
+
+    store.clearCache();
+
+    assertThat(store.get("n1/a")).isEqualTo("1");
+    assertThat(store.get("n1/b")).isNull();
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("1");
+  }
+
+  @Test
+  void ordersKeysAsTheirUtf8BytesAre() {
+    // U+FF21 sorts before U+1F600 as UTF-8 bytes (EF BC A1 < F0 9F 98 80), after it as UTF-16 units (FF21 > D83D).
+    String fullwidth = "\uFF21";
+    String emoji = "\uD83D\uDE00";
+    assertThat(WriteBackStore.compareUtf8(fullwidth, emoji)).isNegative();
+    assertThat(fullwidth.compareTo(emoji)).isPositive();
+    assertThat(WriteBackStore.compareUtf8("n1/a", "n1/a")).isZero();
+    assertThat(WriteBackStore.compareUtf8("n1/a", "n1/ab")).isNegative();
+
+    store.put(emoji, "e");
+    store.flushCache();
+    store.put(fullwidth, "f");
+    assertThat(pairs(store.all())).containsExactly(fullwidth + "=f", emoji + "=e");
+  }
+
+  @Test
+  void readsAlwaysAgreeWithAMapOfEveryWrite() {
+    Map<String, String> truth = new TreeMap<>(WriteBackStore::compareUtf8);
+    Random random = new Random(11);
+    for (int step = 0; step < 5_000; step++) {
+      String key = "n" + random.nextInt(3) + "/t" + random.nextInt(8);
+      switch (random.nextInt(10)) {
+        case 0, 1, 2, 3 -> {
+          store.put(key, Integer.toString(step));
+          truth.put(key, Integer.toString(step));
+        }
+        case 4, 5 -> {
+          assertThat(store.delete(key)).isEqualTo(truth.remove(key));
+        }
+        case 6 -> store.flushCache();
+        case 7 -> assertThat(pairs(store.prefixScan("n1/", new StringSerializer()))).as("step %d", step)
+            .containsExactlyElementsOf(expected(truth, "n1/"));
+        default -> {
+          assertThat(store.get(key)).as("step %d, key %s", step, key).isEqualTo(truth.get(key));
+          assertThat(pairs(store.all())).as("step %d", step).containsExactlyElementsOf(expected(truth, ""));
+        }
+      }
+    }
+  }
+
+  private static List<String> expected(Map<String, String> truth, String prefix) {
+    return truth.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+        .map(e -> e.getKey() + "=" + e.getValue()).toList();
+  }
+
+  private static List<String> pairs(KeyValueIterator<String, String> it) {
+    List<String> all = new ArrayList<>();
+    try (it) {
+      it.forEachRemaining(kv -> all.add(kv.key + "=" + kv.value));
+    }
+    return all;
+  }
+
+  private record StoreBuilderUnderTest(KeyValueStore<String, String> below, WriteBackStore<String> store) {}
+
+  /** An in-memory store without cache or changelog (those need a running task), wrapped, and opened. */
+  private static StoreBuilderUnderTest build() {
+    KeyValueStore<String, String> below = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("write-back"),
+        Serdes.String(), Serdes.String()).withCachingDisabled().withLoggingDisabled().build();
+    WriteBackStore<String> store = new WriteBackStore<>(below);
+    MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+    store.init(context.getStateStoreContext(), store);
+    return new StoreBuilderUnderTest(below, store);
+  }
+}
