@@ -148,9 +148,9 @@ public final class QuotaflowTopology {
   }
 
   /**
-   * Cached: a task's state is written on every sample, and the record cache turns those writes into
-   * one RocksDB put and one changelog record per task per commit. Forwarded decisions do not pass
-   * through it (in the Processor API the cache holds store writes only), so no decision waits for it.
+   * Cached: the record cache turns the writes of a key between two commits into one RocksDB put and one
+   * changelog record, and answers reads of what was written. Forwarded decisions do not pass through it (in the
+   * Processor API the cache holds store writes only), so no decision waits for it.
    */
   static <V> StoreBuilder<KeyValueStore<String, V>> store(String name, Serde<V> valueSerde) {
     return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), valueSerde)
@@ -159,9 +159,13 @@ public final class QuotaflowTopology {
 
   /**
    * A store written on every sample (or every decision): its writes wait in memory for the commit
-   * ({@link WriteBackStore}), so a task sampled several times between two commits is encoded and cached once.
+   * ({@link WriteBackStore}), so a task sampled several times between two commits is encoded once. Not cached:
+   * the writes reach it once per key and commit already, and its processor keeps what it reads in memory
+   * ({@link TaskStores}, {@link GateStores}), so the record cache would only copy each write once more before
+   * the same RocksDB put and changelog record.
    */
   static <V> StoreBuilder<KeyValueStore<String, V>> writtenPerSample(String name, Serde<V> valueSerde) {
-    return WriteBackStore.writingBack(store(name, valueSerde));
+    return WriteBackStore.writingBack(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name),
+        Serdes.String(), valueSerde).withCachingDisabled());
   }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -15,17 +16,15 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.internals.WrappedStateStore;
-import java.nio.charset.StandardCharsets;
 
 /**
  * A key-value store whose writes wait in memory until the commit: a key written many times between two commits
- * is encoded and put into the record cache once, at the commit, rather than at every write.
+ * is encoded and written into the store below once, at the commit, rather than at every write.
  *
- * <p>The record cache below already folds a task's writes into one RocksDB put and one changelog record per
- * commit, but every write still pays the Avro encode and the cache's put. A task sampled several times a commit
- * interval (a backlog, a replay, a catch-up after an outage: {@code bench cpu}'s throughput run) paid them on every
- * sample; now it pays them once per commit. A task sampled once a commit interval (a live cluster at 1 Hz with
- * 100 ms commits) pays what it did, plus a map put.
+ * <p>A task sampled several times a commit interval (a backlog, a replay, a catch-up after an outage: {@code bench
+ * cpu}'s throughput run) paid an Avro encode and a record-cache put on every sample; now it pays them once per
+ * commit. A task sampled once a commit interval (a live cluster at 1 Hz with 100 ms commits) pays what it did, plus
+ * a map put ({@link QuotaflowTopology#writtenPerSample} says why the stores below are not cached).
  *
  * <p>Kafka Streams flushes every store's cache before it commits a task's transaction ({@code
  * ProcessorStateManager.flushCache}, from {@code StreamTask.prepareCommit}, also when a task is suspended or closed
