@@ -37,7 +37,9 @@ class WriteBackStoreTest {
 
   @AfterEach
   void close() {
-    store.close();
+    if (store.isOpen()) {
+      store.close();
+    }
   }
 
   @Test
@@ -111,6 +113,20 @@ class WriteBackStoreTest {
     assertThat(store.get("n1/b")).isNull();
     store.flushCache();
     assertThat(below.get("n1/a")).isEqualTo("1");
+  }
+
+  @Test
+  void aStoreOpenedAgainAfterADirtyCloseWritesNothingFromBefore() {
+    store.put("n1/a", "1");
+    store.flushCache();
+    store.put("n1/a", "2"); // never committed
+
+    store.close(); // a dirty close: no flush first
+    store.init(new MockProcessorContext<>().getStateStoreContext(), store); // a revived task opens it again
+    store.flushCache();
+
+    assertThat(store.waitingWrites()).isZero();
+    assertThat(below.get("n1/a")).isNotEqualTo("2");
   }
 
   @Test
