@@ -17,7 +17,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  *
  * <p>One processor for the four inputs, so that they share one {@link TaskStores}: it is then the only
  * writer of the node status, config and pool stores of its task, and keeps what it read of them in
- * memory instead of asking the record cache on every sample (cluster config, node status, cap ratio,
+ * memory instead of asking its stores on every sample (cluster config, node status, cap ratio,
  * last pool report, pool sums: five store reads per sample, ~7 % of the stream threads' CPU in
  * {@code bench cpu}). A task opened anew (a restart, a rebalance, a task revived after an aborted
  * transaction) inits the processor again, which starts from the stores.

@@ -2,9 +2,9 @@ package io.quotaflow.streams.topology;
 
 /**
  * The values last read or written under a few thousand keys, in front of a store that only its owner
- * writes: a read it answers costs a hash and an {@code equals} or a few, where the store's costs the key's
- * serialization, a search of the record cache's tree of byte keys and, on a miss there, RocksDB and a
- * decode. Its owner puts every value it writes and removes every key it deletes, so a value it holds is
+ * writes: a read it answers costs a hash and an {@code equals} or a few, where the store's costs a lookup among
+ * the writes waiting for the commit ({@link WriteBackStore}) and, for a key not written since the last commit,
+ * the key's serialization, RocksDB and a decode. Its owner puts every value it writes and removes every key it deletes, so a value it holds is
  * the store's; a key it does not hold is read from the store.
  *
  * <p>Bounded: {@code slots} (key, value) pairs in sets of {@link #WAYS}, each key in the set its hash picks,

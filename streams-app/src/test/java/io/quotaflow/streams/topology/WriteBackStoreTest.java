@@ -30,7 +30,7 @@ class WriteBackStoreTest {
 
   @BeforeEach
   void open() {
-    StoreBuilderUnderTest built = build();
+    OpenedStore built = build();
     below = built.below();
     store = built.store();
   }
@@ -183,15 +183,15 @@ class WriteBackStoreTest {
     return all;
   }
 
-  private record StoreBuilderUnderTest(KeyValueStore<String, String> below, WriteBackStore<String> store) {}
+  private record OpenedStore(KeyValueStore<String, String> below, WriteBackStore<String> store) {}
 
   /** An in-memory store without cache or changelog (those need a running task), wrapped, and opened. */
-  private static StoreBuilderUnderTest build() {
+  private static OpenedStore build() {
     KeyValueStore<String, String> below = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("write-back"),
         Serdes.String(), Serdes.String()).withCachingDisabled().withLoggingDisabled().build();
     WriteBackStore<String> store = new WriteBackStore<>(below);
     MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
     store.init(context.getStateStoreContext(), store);
-    return new StoreBuilderUnderTest(below, store);
+    return new OpenedStore(below, store);
   }
 }
