@@ -9,7 +9,6 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.BroadcastKind;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
-import io.quotaflow.streams.engine.memory.FinishedTaskUsage;
 import io.quotaflow.streams.engine.memory.MemorySample;
 import io.quotaflow.streams.engine.memory.PeakGate;
 import io.quotaflow.streams.engine.memory.PeakGateConfig;
@@ -18,7 +17,6 @@ import io.quotaflow.streams.engine.memory.TaskMemorySpec;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import io.quotaflow.streams.engine.memory.UsageRecorder;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
@@ -162,20 +160,17 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
   private void recordUsage(String key, MemorySample memory, String operation, long idleTimeoutMs, long timestampMs) {
     TaskUsageStats stored = stores.usage(key);
-    UsageRecorder recorder = UsageRecorder.restore(stored == null ? Map.of() : Map.of(memory.task(), stored));
     // A run whose GONE never came ended at its idle timeout: it is no part of the run that starts now.
-    recorder.expireIdle(memory.tsMs(), idleTimeoutMs);
-    Optional<FinishedTaskUsage> finished = recorder.record(memory, operation);
-    Map<String, TaskUsageStats> after = recorder.snapshot();
-    if (after.isEmpty()) {
+    UsageRecorder.TaskStep step = UsageRecorder.step(stored, memory, operation, idleTimeoutMs);
+    if (step.totals() == null) {
       if (stored != null) {
         stores.deleteUsage(key);
       }
     } else {
-      stores.putUsage(key, after.get(memory.task()));
+      stores.putUsage(key, step.totals());
     }
     String node = TaskKey.nodeOf(key);
-    finished.ifPresent(f -> stores.forwardFinished(f.operation(),
+    step.finished().ifPresent(f -> stores.forwardFinished(f.operation(),
         GateRecords.finished(node, memory.task(), memory.tsMs(), f), timestampMs));
     sweepIdleLegacyUsage(memory.tsMs(), idleTimeoutMs);
   }

@@ -17,43 +17,61 @@ public final class UsageRecorder {
 
   public UsageRecorder() {}
 
-  /** Continues from {@link #snapshot()}. */
-  public static UsageRecorder restore(Map<String, TaskUsageStats> snapshot) {
-    UsageRecorder recorder = new UsageRecorder();
-    recorder.running.putAll(snapshot);
-    return recorder;
-  }
-
-  public Map<String, TaskUsageStats> snapshot() {
-    return Map.copyOf(running);
-  }
-
   /**
    * Records one sample of a task whose spec names {@code operation} (empty or null when unknown).
    *
    * @return the finished task's usage on its GONE sample, when it belongs to an operation and ran at all
    */
   public Optional<FinishedTaskUsage> record(MemorySample sample, String operation) {
+    TaskStep step = next(running.get(sample.task()), sample, operation);
+    if (step.totals() == null) {
+      running.remove(sample.task());
+    } else {
+      running.put(sample.task(), step.totals());
+    }
+    return step.finished();
+  }
+
+  /**
+   * One task on its own: what {@link #expireIdle} at the sample's time and then {@link #record} do to a recorder
+   * holding only this task's {@code totals} (null when it holds none). For a caller that keeps each task's totals
+   * itself and would otherwise build a recorder per sample.
+   */
+  public static TaskStep step(TaskUsageStats totals, MemorySample sample, String operation, long idleMs) {
+    boolean idle = totals != null && isIdle(totals, sample.tsMs(), idleMs);
+    return next(idle ? null : totals, sample, operation);
+  }
+
+  /**
+   * A task's totals after a sample.
+   *
+   * @param totals   what to keep for the task, null for nothing
+   * @param finished the finished task's usage on its GONE sample, when it belongs to an operation and ran at all
+   */
+  public record TaskStep(TaskUsageStats totals, Optional<FinishedTaskUsage> finished) {}
+
+  private static TaskStep next(TaskUsageStats totals, MemorySample sample, String operation) {
     String op = operation == null ? "" : operation;
     switch (sample.state()) {
-      case GONE: {
-        TaskUsageStats stats = running.remove(sample.task());
-        if (stats == null || stats.operation().isEmpty() || stats.meanBytes() <= 0) {
-          return Optional.empty();
+      case GONE:
+        if (totals == null || totals.operation().isEmpty() || totals.meanBytes() <= 0) {
+          return new TaskStep(null, Optional.empty());
         }
-        return Optional.of(new FinishedTaskUsage(stats.operation(), stats.meanBytes(), stats.maxBytes()));
-      }
+        return new TaskStep(null,
+            Optional.of(new FinishedTaskUsage(totals.operation(), totals.meanBytes(), totals.maxBytes())));
       case FROZEN:
         // A frozen task's memory is wherever the freeze caught it; counting it would teach the profile the gate's
         // own doing rather than the task's behaviour.
-        return Optional.empty();
+        return new TaskStep(totals, Optional.empty());
       default:
-        running.merge(
-            sample.task(),
-            TaskUsageStats.first(op, sample.usageBytes(), sample.tsMs()),
-            (old, fresh) -> old.plus(op, sample.usageBytes(), sample.tsMs()));
-        return Optional.empty();
+        return new TaskStep(totals == null
+            ? TaskUsageStats.first(op, sample.usageBytes(), sample.tsMs())
+            : totals.plus(op, sample.usageBytes(), sample.tsMs()), Optional.empty());
     }
+  }
+
+  private static boolean isIdle(TaskUsageStats totals, long nowMs, long idleMs) {
+    return nowMs - totals.lastSeenMs() >= idleMs;
   }
 
   /** Drops tasks silent for {@code idleMs}: a task whose GONE never came is no finished run to learn from. */
@@ -62,7 +80,7 @@ public final class UsageRecorder {
     Iterator<Map.Entry<String, TaskUsageStats>> it = running.entrySet().iterator();
     while (it.hasNext()) {
       Map.Entry<String, TaskUsageStats> e = it.next();
-      if (nowMs - e.getValue().lastSeenMs() >= idleMs) {
+      if (isIdle(e.getValue(), nowMs, idleMs)) {
         dropped.add(e.getKey());
         it.remove();
       }
