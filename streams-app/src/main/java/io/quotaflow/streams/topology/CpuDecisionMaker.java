@@ -307,17 +307,25 @@ final class CpuDecisionMaker {
         state.getFirstSeenTsMs(), state.getLastSampleTsMs(), state.getMonitor(), state.getLastDecision());
   }
 
+  // Both conversions run on every sample, so they loop by index instead of a lambda per vote; List.of makes the one
+  // copy of the votes, which MonitorState then keeps (List.copyOf returns an immutable list as it is).
   static MonitorState toEngine(MonitorStateRecord r) {
-    List<Vote> votes = new ArrayList<>(r.getVotes().size());
-    r.getVotes().forEach(v -> votes.add(Vote.ofValue(v)));
+    List<Integer> values = r.getVotes();
+    Vote[] votes = new Vote[values.size()];
+    for (int i = 0; i < votes.length; i++) {
+      votes[i] = Vote.ofValue(values.get(i));
+    }
     return new MonitorState(r.getHardLimitCpu(), r.getSoftLimitCpu(), r.getFirstSampleTsMs(), r.getTickCount(),
-        r.getLastTickTsMs(), r.getLastTickCpuUsageUsec(), r.getSmoothedUsageCpu(), votes, r.getLateSampleCount(),
-        r.getAwaitingBaseline());
+        r.getLastTickTsMs(), r.getLastTickCpuUsageUsec(), r.getSmoothedUsageCpu(), List.of(votes),
+        r.getLateSampleCount(), r.getAwaitingBaseline());
   }
 
   static MonitorStateRecord toRecord(MonitorState s) {
-    List<Integer> votes = new ArrayList<>(s.votes().size());
-    s.votes().forEach(v -> votes.add(v.value()));
+    List<Vote> engineVotes = s.votes();
+    List<Integer> votes = new ArrayList<>(engineVotes.size());
+    for (int i = 0; i < engineVotes.size(); i++) {
+      votes.add(engineVotes.get(i).value());
+    }
     return MonitorStateRecord.newBuilder().setHardLimitCpu(s.hardLimitCpu()).setSoftLimitCpu(s.softLimitCpu())
         .setFirstSampleTsMs(s.firstSampleTsMs()).setTickCount(s.tickCount()).setLastTickTsMs(s.lastTickTsMs())
         .setLastTickCpuUsageUsec(s.lastTickCpuUsageUsec()).setSmoothedUsageCpu(s.smoothedUsageCpu()).setVotes(votes)
