@@ -49,6 +49,12 @@ public final class PeakGate {
   private long profilesVersion;
   /** See {@link #tableStamp()}. */
   private long tableStamp;
+  /**
+   * No live task can time out before this stream time, so {@link #expireIdle} looks at the tasks only from then
+   * on: a lower bound, as a sample only moves its own task's timeout later. Looking at every task of the node on
+   * every sample was ~2 % of the stream threads' CPU in {@code bench cpu}.
+   */
+  private long idleScanDueMs = Long.MIN_VALUE;
 
   public PeakGate(String node, PeakGateConfig config, ProfileLookup profiles) {
     this.node = Objects.requireNonNull(node, "node");
@@ -161,6 +167,7 @@ public final class PeakGate {
       entry.usageBytes = sample.usageBytes();
       entry.maxUsageBytes = Math.max(entry.maxUsageBytes, sample.usageBytes());
       entry.lastSeenMs = sample.tsMs();
+      idleScanDueMs = Math.min(idleScanDueMs, timesOutAtMs(entry));
       evaluate(entry, out);
     }
     settle(out);
@@ -218,6 +225,7 @@ public final class PeakGate {
       }
     }
     config = newConfig;
+    idleScanDueMs = Long.MIN_VALUE; // the timeout may have changed
     tableStamp++;
     // More slots or a larger budget may admit waiting tasks now rather than at the next sample.
     settle(out);
@@ -416,10 +424,19 @@ public final class PeakGate {
 
   /** Tasks silent for task_idle_timeout_ms of stream time lose their slot or queue place and are forgotten. */
   private void expireIdle(List<GateDecision> out) {
+    if (streamTimeMs < idleScanDueMs) {
+      return;
+    }
+    long nextDueMs = Long.MAX_VALUE;
     Iterator<TaskEntry> it = tasks.values().iterator();
     while (it.hasNext()) {
       TaskEntry e = it.next();
-      if (!e.live || streamTimeMs - e.lastSeenMs < config.taskIdleTimeoutMs()) {
+      if (!e.live) {
+        continue;
+      }
+      long timesOutAtMs = timesOutAtMs(e);
+      if (streamTimeMs < timesOutAtMs) {
+        nextDueMs = Math.min(nextDueMs, timesOutAtMs);
         continue;
       }
       if (e.role == GateRole.WAITING) {
@@ -432,6 +449,13 @@ public final class PeakGate {
         it.remove();
       }
     }
+    idleScanDueMs = nextDueMs;
+  }
+
+  /** The stream time at which a live task that sends nothing more times out, saturated at Long.MAX_VALUE. */
+  private long timesOutAtMs(TaskEntry e) {
+    long timeoutMs = config.taskIdleTimeoutMs();
+    return e.lastSeenMs > Long.MAX_VALUE - timeoutMs ? Long.MAX_VALUE : e.lastSeenMs + timeoutMs;
   }
 
   /** Moves one live task between RUNNING, HOLDING and WAITING after its usage, spec or profile changed. */

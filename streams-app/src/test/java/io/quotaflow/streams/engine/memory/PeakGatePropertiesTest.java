@@ -212,41 +212,7 @@ class PeakGatePropertiesTest {
     long stampBefore = gate.tableStamp();
     for (Event e : events) {
       tsMs += e.advanceMs();
-      String task = "t" + e.task();
-      int kind = e.kind();
-      if (kind < 55) {
-        gate.onSample(MemorySample.running(task, tsMs, mib(100 + 4L * e.a())));
-      } else if (kind < 60) {
-        gate.onSample(MemorySample.gone(task, tsMs));
-      } else if (kind < 72) {
-        // Normal and peak declared, normal only, or neither (the profile decides); one in four interactive.
-        Long normal = e.b() < 7 ? mib(300 + e.a()) : null;
-        Long peak = e.b() < 4 ? mib(900 + e.a()) : null;
-        gate.onSpec(new TaskMemorySpec(task, "op" + (e.a() % 2), normal, peak, e.b() % 4 == 0), tsMs);
-      } else if (kind < 75) {
-        gate.onSpecRemoved(task, tsMs);
-      } else if (kind < 81) {
-        String operation = "op" + (e.a() % 2);
-        if (e.b() == 0) {
-          learned.remove(operation);
-        } else {
-          learned.put(operation, new MemoryProfile(mib(250 + e.a()), mib(700 + 10L * e.b()), 1));
-        }
-        gate.profilesChanged();
-      } else if (kind < 85) {
-        PeakGateConfig config = switch (e.b() % 5) {
-          case 0 -> GateTesting.count(1);
-          case 1 -> GateTesting.count(2);
-          case 2 -> GateTesting.count(3);
-          case 3 -> GateTesting.count(1).withMode(GatingMode.OFF);
-          default -> GateTesting.budget(1500 + e.a());
-        };
-        gate.onConfig(config.withIdleTimeoutMs(6_000), tsMs);
-      } else if (kind < 93) {
-        gate.advance(tsMs);
-      } else {
-        gate.onReflexFreeze(task, tsMs, mib(100 + 4L * e.a()));
-      }
+      feed(gate, e, tsMs, learned);
       GateTable table = gate.table();
       if (gate.tableStamp() == stampBefore && gate.config().mode() != GatingMode.BUDGET) {
         assertThat(table.sameDecisionsAs(before)).as("after %s, stamp %d: %s, before %s", e, stampBefore, table, before)
@@ -255,6 +221,68 @@ class PeakGatePropertiesTest {
       before = table;
       stampBefore = gate.tableStamp();
     }
+  }
+
+  /** Hands {@code e} to the gate as the input of its kind; a profile event changes {@code learned} first. */
+  private static List<GateDecision> feed(PeakGate gate, Event e, long tsMs, Map<String, MemoryProfile> learned) {
+    String task = "t" + e.task();
+    int kind = e.kind();
+    if (kind < 55) {
+      return gate.onSample(MemorySample.running(task, tsMs, mib(100 + 4L * e.a())));
+    } else if (kind < 60) {
+      return gate.onSample(MemorySample.gone(task, tsMs));
+    } else if (kind < 72) {
+      // Normal and peak declared, normal only, or neither (the profile decides); one in four interactive.
+      Long normal = e.b() < 7 ? mib(300 + e.a()) : null;
+      Long peak = e.b() < 4 ? mib(900 + e.a()) : null;
+      return gate.onSpec(new TaskMemorySpec(task, "op" + (e.a() % 2), normal, peak, e.b() % 4 == 0), tsMs);
+    } else if (kind < 75) {
+      return gate.onSpecRemoved(task, tsMs);
+    } else if (kind < 81) {
+      String operation = "op" + (e.a() % 2);
+      if (e.b() == 0) {
+        learned.remove(operation);
+      } else {
+        learned.put(operation, new MemoryProfile(mib(250 + e.a()), mib(700 + 10L * e.b()), 1));
+      }
+      gate.profilesChanged();
+      return List.of();
+    } else if (kind < 85) {
+      PeakGateConfig config = switch (e.b() % 5) {
+        case 0 -> GateTesting.count(1);
+        case 1 -> GateTesting.count(2);
+        case 2 -> GateTesting.count(3);
+        case 3 -> GateTesting.count(1).withMode(GatingMode.OFF);
+        default -> GateTesting.budget(1500 + e.a());
+      };
+      // Two timeouts: a shorter one may time out at once tasks the longer one kept.
+      return gate.onConfig(config.withIdleTimeoutMs(e.a() % 2 == 0 ? 6_000 : 2_000), tsMs);
+    } else if (kind < 93) {
+      return gate.advance(tsMs);
+    } else {
+      return gate.onReflexFreeze(task, tsMs, mib(100 + 4L * e.a()));
+    }
+  }
+
+  /**
+   * A gate restored before every input looks at every task for a timeout on each one; the gate run straight skips
+   * that while no task can be due. Both must decide the same, whatever the inputs and timeouts.
+   */
+  @Property(tries = 300)
+  void skippingTheIdleScanWhileNoTaskCanBeDueChangesNoDecision(@ForAll("events") List<Event> events) {
+    Map<String, MemoryProfile> learned = new HashMap<>();
+    ProfileLookup lookup = operation -> Optional.ofNullable(learned.get(operation));
+    PeakGateConfig config = GateTesting.count(1).withIdleTimeoutMs(6_000);
+    PeakGate straight = new PeakGate(NODE, config, lookup);
+    PeakGate restored = new PeakGate(NODE, config, lookup);
+    long tsMs = 0;
+    for (Event e : events) {
+      tsMs += e.advanceMs();
+      restored = PeakGate.restore(restored.snapshot(), lookup);
+      List<GateDecision> expected = feed(restored, e, tsMs, learned);
+      assertThat(feed(straight, e, tsMs, learned)).as("after %s", e).isEqualTo(expected);
+    }
+    assertThat(straight.snapshot()).isEqualTo(restored.snapshot());
   }
 
   /**
