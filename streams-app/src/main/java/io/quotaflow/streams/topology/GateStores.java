@@ -8,6 +8,7 @@ import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.engine.memory.GateDecision;
+import io.quotaflow.streams.engine.memory.GateStatus;
 import io.quotaflow.streams.engine.memory.GateTable;
 import io.quotaflow.streams.engine.memory.GatingMode;
 import io.quotaflow.streams.engine.memory.PeakGate;
@@ -87,6 +88,12 @@ final class GateStores {
   private final Map<String, GateTable> tablesLoaded = new HashMap<>();
   /** Per loaded gate, its {@link PeakGate#tableStamp()} when its table was last built and judged. */
   private final Map<String, Long> tablesJudgedAt = new HashMap<>();
+  /**
+   * Per node, where the gate stood when the gauges last got a status in which nothing waited. Such a status stands
+   * until the table stamp (every change of role) or the late-sample count moves, as only a wait grows with time, so
+   * it is not taken again after every sample: {@link PeakGate#status()} looks at every task of the node.
+   */
+  private final Map<String, StatusShown> statusShown = new HashMap<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -132,6 +139,7 @@ final class GateStores {
 
   private NodeGate read(String node) {
     tablesJudgedAt.remove(node); // a table stamp is the gate object's own: this is a new object
+    statusShown.remove(node);
     PeakGateStateRecord stored = gates.get(node);
     if (stored == null) {
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
@@ -207,9 +215,25 @@ final class GateStores {
       }
       loaded.put(gate.node(), node);
     }
-    probe.gateStatus(gate.node(), gate.status());
+    showStatus(gate);
     publishTable(gate, timestampMs);
   }
+
+  private void showStatus(PeakGate gate) {
+    StatusShown now = new StatusShown(gate.tableStamp(), gate.lateSamples());
+    if (now.equals(statusShown.get(gate.node()))) {
+      return;
+    }
+    GateStatus status = gate.status();
+    probe.gateStatus(gate.node(), status);
+    if (status.waiting() == 0) {
+      statusShown.put(gate.node(), now);
+    } else {
+      statusShown.remove(gate.node());
+    }
+  }
+
+  private record StatusShown(long tableStamp, long lateSamples) {}
 
   /**
    * The task's record with its totals while it is live and its gate's clock; a run that ended (GONE, idle) takes

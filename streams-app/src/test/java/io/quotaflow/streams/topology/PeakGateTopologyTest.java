@@ -5,6 +5,8 @@ import static io.quotaflow.streams.topology.TopologyHarness.memorySample;
 import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.process.ops.OpsServer;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.FreezeAction;
@@ -100,6 +102,50 @@ class PeakGateTopologyTest {
 
     assertThat(described(set("a", NORMAL))).containsExactly("b THAW SLOT_FREED");
     assertThat(described(set("b", NORMAL))).containsExactly("c THAW SLOT_FREED");
+  }
+
+  @Test
+  void theGateGaugesFollowHoldersAndTheQueueAndAHeadsWaitGrowsWithEverySample() {
+    PrometheusMeterRegistry meters = OpsServer.newRegistry("streams");
+    try (TopologyHarness metered = new TopologyHarness(new MeteredProbe(meters))) {
+      Map<String, Long> bytes = new TreeMap<>(Map.of("a", NORMAL, "b", NORMAL, "c", NORMAL));
+      bytes.keySet().forEach(task ->
+          metered.pipeSpec(spec("n1", task, 1).setOperation("etl").setMemoryNormalBytes(NORMAL).build(), now));
+      Runnable tick = () -> {
+        now += 1000;
+        bytes.forEach((task, b) -> metered.pipeSample(memorySample("n1", task, now, b)));
+      };
+      for (int i = 0; i < 3; i++) {
+        tick.run();
+      }
+      assertThat(gateGauges(meters)).as("holders, waiting, head wait s").containsExactly(0.0, 0.0, 0.0);
+
+      bytes.put("a", PEAK);
+      tick.run();
+      assertThat(gateGauges(meters)).containsExactly(1.0, 0.0, 0.0);
+      tick.run();
+      assertThat(gateGauges(meters)).as("steady: nothing moves").containsExactly(1.0, 0.0, 0.0);
+
+      bytes.put("b", PEAK);
+      tick.run();
+      assertThat(gateGauges(meters)).as("b waits from this tick").containsExactly(1.0, 1.0, 0.0);
+      tick.run();
+      tick.run();
+      assertThat(gateGauges(meters)).as("no change of role, but the head's wait grows").containsExactly(1.0, 1.0, 2.0);
+
+      bytes.put("a", NORMAL);
+      tick.run();
+      assertThat(gateGauges(meters)).as("b thawed into the slot").containsExactly(1.0, 0.0, 0.0);
+      bytes.put("b", NORMAL);
+      tick.run();
+      assertThat(gateGauges(meters)).containsExactly(0.0, 0.0, 0.0);
+    }
+  }
+
+  private static List<Double> gateGauges(PrometheusMeterRegistry meters) {
+    return List.of(meters.get("quotaflow.streams.gate.holders").gauge().value(),
+        meters.get("quotaflow.streams.gate.waiting").gauge().value(),
+        meters.get("quotaflow.streams.gate.head.wait").gauge().value());
   }
 
   @Test
