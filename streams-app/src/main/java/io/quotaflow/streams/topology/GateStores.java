@@ -220,14 +220,14 @@ final class GateStores {
   }
 
   private void showStatus(PeakGate gate) {
-    StatusShown now = new StatusShown(gate.tableStamp(), gate.lateSamples());
-    if (now.equals(statusShown.get(gate.node()))) {
-      return;
+    StatusShown shown = statusShown.get(gate.node());
+    if (shown != null && shown.tableStamp() == gate.tableStamp() && shown.lateSamples() == gate.lateSamples()) {
+      return; // checked field by field: no object per sample
     }
     GateStatus status = gate.status();
     probe.gateStatus(gate.node(), status);
     if (status.waiting() == 0) {
-      statusShown.put(gate.node(), now);
+      statusShown.put(gate.node(), new StatusShown(gate.tableStamp(), gate.lateSamples()));
     } else {
       statusShown.remove(gate.node());
     }
