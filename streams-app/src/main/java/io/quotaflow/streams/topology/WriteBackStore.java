@@ -131,13 +131,21 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
     return wrapped().approximateNumEntries();
   }
 
-  /** Before Kafka Streams flushes the record cache for a commit: what waits goes into the store below first. */
+  /**
+   * Before Kafka Streams flushes the record cache for a commit: what waits goes into the store below first, in one
+   * {@code putAll}. RocksDB takes that as one write batch, where a {@code put} per key paid RocksDB's per-write
+   * work and the metered layer's timers each time; the changelog gets the same records either way.
+   */
   @Override
   public void flushCache() {
-    for (Map.Entry<String, Object> write : waiting.entrySet()) {
-      wrapped().put(write.getKey(), write.getValue() == DELETED ? null : value(write.getValue()));
+    if (!waiting.isEmpty()) {
+      List<KeyValue<String, V>> writes = new ArrayList<>(waiting.size());
+      for (Map.Entry<String, Object> write : waiting.entrySet()) {
+        writes.add(KeyValue.pair(write.getKey(), write.getValue() == DELETED ? null : value(write.getValue())));
+      }
+      wrapped().putAll(writes);
+      waiting.clear(); // the stream thread is the only writer, and it is here
     }
-    waiting.clear(); // the stream thread is the only writer, and it is here
     super.flushCache();
   }
 
