@@ -81,7 +81,9 @@ public final class StreamsConfigFactory {
     // Under EOS a read_committed enforcer sees nothing before the commit: the interval bounds latency.
     config.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     // Streams raises its producers' linger.ms to 100; decisions should not wait for batches that long.
-    config.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+    putProducerDefault(config, ProducerConfig.LINGER_MS_CONFIG, 5);
+    // No compression by default: lz4 made the changelogs ~5x smaller but cost the stream threads ~9 % more CPU per
+    // sample in bench cpu's latency runs (docs/benchmarks.md); an operator short of broker bandwidth can set it.
     // 0, not -1: a task's input partitions (samples, specs, configs) are merged in timestamp order over all
     // the data the broker has, which a restart or a replay always has. Above 0, a task whose specs or
     // config partition has just drained waits that long for more before its samples go on: 500 ms cost
@@ -99,5 +101,15 @@ public final class StreamsConfigFactory {
     Properties properties = new Properties();
     properties.putAll(config);
     return properties;
+  }
+
+  /**
+   * A default for the app's producers that the operator may give either way: Kafka Streams lets a {@code
+   * producer.}-prefixed key win over the plain one, so the default goes in prefixed only when neither is given.
+   */
+  private static void putProducerDefault(Map<String, Object> config, String key, Object value) {
+    if (!config.containsKey(key)) {
+      config.putIfAbsent(StreamsConfig.producerPrefix(key), value);
+    }
   }
 }
