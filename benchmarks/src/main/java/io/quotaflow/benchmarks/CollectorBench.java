@@ -31,6 +31,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -75,6 +77,11 @@ public final class CollectorBench implements Callable<Integer> {
       description = "The collector's --memory-stat-every; 1 reads memory.stat every round, the cost for groups whose"
           + " memory keeps moving (default: ${DEFAULT-VALUE}).")
   int memoryStatEvery;
+
+  @Option(names = "--kafka-config", paramLabel = "FILE",
+      description = "A properties file passed to the collector as its --kafka-config, e.g. with compression.type=lz4, to"
+          + " compare the bytes its samples take on the broker (default: none, the collector's defaults).")
+  Path kafkaConfig;
 
   @Option(names = "--jvm-opt", paramLabel = "OPTION",
       description = "An option for the collector's JVM, repeatable (default: none, the JVM's defaults).")
@@ -140,6 +147,9 @@ public final class CollectorBench implements Callable<Integer> {
     if (groups.isEmpty() || groups.stream().anyMatch(n -> n < 1)) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "--groups: every count must be at least 1, was " + groups);
+    }
+    if (kafkaConfig != null && !Files.isReadable(kafkaConfig)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--kafka-config: cannot read " + kafkaConfig);
     }
     PrintWriter out = spec.commandLine().getOut();
     List<CollectorCurve.Point> points = new ArrayList<>();
@@ -246,7 +256,7 @@ public final class CollectorBench implements Callable<Integer> {
             jvmOptions.isEmpty() ? "(none)" : String.join(" ", jvmOptions), createS);
         out.flush();
         int opsPort = Ports.free("127.0.0.1");
-        createTopics(pair, topicPrefix(parentName));
+        String samplesTopic = createTopics(pair, topicPrefix(parentName));
         synchronized (this) {
           child = startCollector(pair, parentName, period, opsPort, log);
         }
@@ -261,6 +271,7 @@ public final class CollectorBench implements Callable<Integer> {
         } finally {
           stop(child);
         }
+        reportBrokerBytes(out, pair, samplesTopic);
       } finally {
         long removeStart = System.nanoTime();
         int removed = cleanUp();
@@ -311,20 +322,41 @@ public final class CollectorBench implements Callable<Integer> {
         "--period", Durations.format(periodTime), "--bootstrap", pair.bootstrapServers(), "--registry", pair.registryUrl(),
         "--topic-prefix", topicPrefix(parentName), "--http-host", "127.0.0.1",
         "--http-port", Integer.toString(opsPort), "--memory-stat-every", Integer.toString(memoryStatEvery)));
+    if (kafkaConfig != null) {
+      command.addAll(List.of("--kafka-config", kafkaConfig.toAbsolutePath().toString()));
+    }
     // The child starts in this JVM's cgroups, so "--parent NAME" resolves to the same parent here and there.
     return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  /**
+   * What the collector's samples take on the broker, per sample: the batches as its producer built them (compressed
+   * or not), counted once it stopped and sent what it held. Warm-up included; one partition, no transactions, so the
+   * end offset is the record count.
+   */
+  private void reportBrokerBytes(PrintWriter out, EmbeddedPair pair, String samples) throws Exception {
+    try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers()))) {
+      long bytes = BrokerLogs.bytesByTopic(admin).getOrDefault(samples, 0L);
+      TopicPartition partition = new TopicPartition(samples, 0);
+      long records = admin.listOffsets(Map.of(partition, OffsetSpec.latest())).all().get().get(partition).offset();
+      out.printf(Locale.ROOT, "Samples on the broker (%s): %,d records, %,d B, **%.1f B per sample**.%n",
+          kafkaConfig == null ? "the collector's producer defaults" : "--kafka-config " + kafkaConfig, records, bytes,
+          records == 0 ? 0.0 : (double) bytes / records);
+      out.flush();
+    }
   }
 
   private static String topicPrefix(String parentName) {
     return "bench-" + parentName + ".";
   }
 
-  /** The collector's two topics, one partition each: in a deployment the streams app creates them. */
-  private static void createTopics(EmbeddedPair pair, String prefix) {
+  /** The collector's two topics, one partition each (in a deployment the streams app creates them); the samples topic's name. */
+  private static String createTopics(EmbeddedPair pair, String prefix) {
     Topics topics = Topics.create(new Topics.Settings(prefix, 1, true), SchemaRegistryClients.create(pair.registryUrl()));
     try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, pair.bootstrapServers()))) {
       TopicAdmin.createMissing(admin, List.of(topics.samples(), topics.nodes()), Optional.empty());
     }
+    return topics.samples().name();
   }
 
   private static void awaitSampling(Process child, Metrics metrics, Path log, int groups) throws Exception {

@@ -107,6 +107,16 @@ class CollectorCurveTest {
   }
 
   @Test
+  void aKafkaConfigFileThatCannotBeReadIsAUsageErrorBeforeAnyGroupIsMade() {
+    StringWriter err = new StringWriter();
+    int exit = new CommandLine(new BenchCommand()).setOut(new PrintWriter(new StringWriter(), true))
+        .setErr(new PrintWriter(err, true)).execute("collector", "--kafka-config", "/no/such/collector.properties");
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains("--kafka-config: cannot read /no/such/collector.properties");
+  }
+
+  @Test
   void warnsOfACountWhoseDescriptorsExceedTheLimit() {
     assertThat(CollectorBench.descriptorWarning(1, CgroupVersion.V1)).isEmpty();
     // Unless this machine has no limit at all, 100 million groups' 800 million descriptors exceed it.
