@@ -82,7 +82,7 @@ public final class StreamsConfigFactory {
     config.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
     // Streams raises its producers' linger.ms to 100; decisions should not wait for batches that long.
     putProducerDefault(config, ProducerConfig.LINGER_MS_CONFIG, 5);
-    // No compression by default: lz4 made the changelogs ~5x smaller but cost the stream threads ~9 % more CPU per
+    // No compression by default: lz4 made the changelogs ~5x smaller but cost the stream threads ~8 % more CPU per
     // sample in bench cpu's latency runs (docs/benchmarks.md); an operator short of broker bandwidth can set it.
     // 0, not -1: a task's input partitions (samples, specs, configs) are merged in timestamp order over all
     // the data the broker has, which a restart or a replay always has. Above 0, a task whose specs or
