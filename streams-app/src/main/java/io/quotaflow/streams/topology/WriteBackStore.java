@@ -23,8 +23,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  *
  * <p>A task sampled several times a commit interval (a backlog, a replay, a catch-up after an outage: {@code bench
  * cpu}'s throughput run) paid an Avro encode and a record-cache put on every sample; now it pays them once per
- * commit. A task sampled once a commit interval (a live cluster at 1 Hz with 100 ms commits) pays what it did, plus
- * a map put ({@link QuotaflowTopology#writtenPerSample} says why the stores below are not cached).
+ * commit. A task sampled once a commit interval (a live cluster at 1 Hz with 100 ms commits) pays an encode per
+ * sample as before, plus a map put, and its store write goes into RocksDB in one write batch with the other keys of
+ * the commit ({@link #flushCache}; {@link QuotaflowTopology#writtenPerSample} says why the stores below are not
+ * cached).
  *
  * <p>Kafka Streams flushes every store's cache before it commits a task's transaction ({@code
  * ProcessorStateManager.flushCache}, from {@code StreamTask.prepareCommit}, also when a task is suspended or closed
