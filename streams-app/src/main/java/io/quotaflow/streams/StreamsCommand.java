@@ -82,7 +82,7 @@ public final class StreamsCommand implements Callable<Integer> {
   Long commitIntervalMs;
 
   @Option(names = "--rocksdb-total-bytes", paramLabel = "BYTES", defaultValue = "${env:QUOTAFLOW_ROCKSDB_TOTAL_BYTES:-67108864}",
-      description = "Off-heap budget shared by every state store (env QUOTAFLOW_ROCKSDB_TOTAL_BYTES; default ${DEFAULT-VALUE}).")
+      description = "Off-heap budget shared by every state store: RocksDB's block cache, with the memtables charged to it, each store's up to 1/64 of it (env QUOTAFLOW_ROCKSDB_TOTAL_BYTES; default ${DEFAULT-VALUE}).")
   long rocksdbTotalBytes;
 
   @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "${env:QUOTAFLOW_REPLICATION_FACTOR}",
