@@ -22,13 +22,16 @@ import org.rocksdb.WriteBufferManager;
  * memtables several times a second each, with their fsyncs and compactions, while the stores written
  * on every sample kept theirs ({@code quotaflow bench cpu --scale 100000}, docs/benchmarks.md).
  * Instead each store's memtable is capped at {@link #memtableBytes}, so a store fills and flushes its own.
+ * The budget then holds while the memtables fit in it: three stores per partition are written on every
+ * sample, ~3/64 of the budget per partition, so beyond ~20 partitions on one instance they can exceed it
+ * (docs/operations.md).
  */
 public final class BoundedRocksDbConfig implements RocksDBConfigSetter {
 
   /** Total off-heap bytes for all stores of the process (config {@value #TOTAL_BYTES_CONFIG}). */
   public static final String TOTAL_BYTES_CONFIG = "quotaflow.rocksdb.total.bytes";
   public static final long DEFAULT_TOTAL_BYTES = 64L << 20;
-  /** Each store's memtable is this fraction of the total: a store written on every sample flushes at it. */
+  /** Each store's memtable is the total over this: a store written on every sample flushes at that size. */
   private static final long MEMTABLE_FRACTION = 64;
   /**
    * RocksDB's default arena block is an eighth of the write buffer (2 MiB for Streams' 16 MiB), and a
