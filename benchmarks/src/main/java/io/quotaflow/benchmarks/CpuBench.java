@@ -256,7 +256,8 @@ public final class CpuBench implements Callable<Integer> {
       double stateBytes = stateBytesPerTask();
       reportBrokerLog();
       long dlq = endOffsetSum(topics.dlq().name());
-      return new CpuFigures(run, workload.size(), run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
+      return new CpuFigures(run, setting(streams, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG),
+          setting(streams, StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG)), workload.size(), run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
           app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
           app.latency(), baseline.takenPerSecond(), baseline.latency(),
           (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures(),
@@ -426,6 +427,11 @@ public final class CpuBench implements Callable<Integer> {
     } catch (Exception e) {
       throw new IllegalStateException("cannot read the app's committed offsets: " + e, e);
     }
+  }
+
+  /** A setting of the app as the run had it: the bench's value, or the {@code --streams-config} one that won over it. */
+  private static long setting(Map<String, Object> streams, String key) {
+    return Long.parseLong(String.valueOf(streams.get(key)).trim());
   }
 
   private static long usedHeapAfterGc() {

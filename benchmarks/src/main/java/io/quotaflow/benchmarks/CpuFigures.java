@@ -4,6 +4,8 @@ package io.quotaflow.benchmarks;
  * What one run measured. Rates are per second of the measured window; {@code backlogAtEnd} is
  * samples sent but not yet committed by the app when the window closed; heap and state are per task.
  *
+ * @param commitIntervalMs the app's commit interval in the run, after any {@code --streams-config}
+ * @param producerLingerMs the app's producers' {@code linger.ms} in the run, after any {@code --streams-config}
  * @param appSamplesPerSecond samples the app committed (its consumer group's offsets on {@code samples})
  * @param decisionsPerSecond decisions a read_committed reader received
  * @param baselineSamplesPerSecond the same records through a plain producer → read_committed consumer
@@ -14,6 +16,8 @@ package io.quotaflow.benchmarks;
  */
 record CpuFigures(
     CpuRun run,
+    long commitIntervalMs,
+    long producerLingerMs,
     int tasks,
     String offered,
     double appSamplesPerSecond,

@@ -25,7 +25,7 @@ final class CpuReport {
       Latencies.Summary l = f.latency();
       Latencies.Summary b = f.baselineLatency();
       out.printf(Locale.ROOT, "| %s | %d | %d | %s | %,.0f | %,.0f | %.3f | %,.0f | %,d | %d | %d | %d | %d | %d/%d/%d | %,.0f | %,.0f | %d | %d | %.1f |%n",
-          f.run().label(), f.run().commitIntervalMs, f.run().producerLingerMs, f.offered(), f.appSamplesPerSecond(), f.baselineSamplesPerSecond(),
+          f.run().label(), f.commitIntervalMs(), f.producerLingerMs(), f.offered(), f.appSamplesPerSecond(), f.baselineSamplesPerSecond(),
           f.ratioToBaseline(), f.decisionsPerSecond(), f.backlogAtEnd(), l.p50Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
           b.p50Ms(), b.p99Ms(), b.maxMs(), f.heapBytesPerTask(), f.stateBytesPerTask(), f.dlqRecords(), f.sendFailures(),
           f.streamCpuMicrosPerSample());

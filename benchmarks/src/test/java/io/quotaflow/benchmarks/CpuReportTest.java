@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class CpuReportTest {
 
   private static CpuFigures figures(CpuRun run, double appRate, long p99Ms) {
-    return new CpuFigures(run, 5_000, "x", appRate, appRate / 2, 10, new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms),
+    return new CpuFigures(run, run.commitIntervalMs, run.producerLingerMs, 5_000, "x", appRate, appRate / 2, 10, new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms),
         400_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 300, 0, 0, 12.5);
   }
 
@@ -34,7 +34,7 @@ class CpuReportTest {
   @Test
   void theScaleTableComparesEachTaskCountWithTheFirstAndChecksTheLargest() {
     CpuFigures small = figures(CpuRun.THROUGHPUT, 100_000, 900);
-    CpuFigures large = new CpuFigures(CpuRun.THROUGHPUT, 100_000, "x", 74_000, 1, 10, small.latency(), 400_000,
+    CpuFigures large = new CpuFigures(CpuRun.THROUGHPUT, 1_000, 100, 100_000, "x", 74_000, 1, 10, small.latency(), 400_000,
         small.baselineLatency(), 2_049, 300, 0, 0, 14);
     assertThat(CpuScale.verdict(List.of(small, large))).isEqualTo("Scale: 100,000 tasks at 74,000 samples/s, 74 % of"
         + " 5,000 tasks' 100,000 (target ≥ 75 %: MISSED); heap 2,049 B/task (target ≤ 2,048: MISSED).");
@@ -47,7 +47,7 @@ class CpuReportTest {
   @Test
   void oneTaskCountAloneIsNotCalledFlat() {
     CpuFigures small = figures(CpuRun.THROUGHPUT, 100_000, 900);
-    CpuFigures one = new CpuFigures(CpuRun.THROUGHPUT, 100_000, "x", 13_000, 1, 10, small.latency(), 600_000,
+    CpuFigures one = new CpuFigures(CpuRun.THROUGHPUT, 1_000, 100, 100_000, "x", 13_000, 1, 10, small.latency(), 600_000,
         small.baselineLatency(), 1_741, 300, 0, 0, 80);
     assertThat(CpuScale.verdict(List.of(one))).isEqualTo("Scale: 100,000 tasks at 13,000 samples/s (one task count:"
         + " give two or more to check the fall, target ≥ 75 % of the first); heap 1,741 B/task (target ≤ 2,048: met).");
@@ -59,7 +59,20 @@ class CpuReportTest {
     CpuReport.print(new PrintWriter(text), List.of(figures(CpuRun.THROUGHPUT, 80_000, 900), figures(CpuRun.LATENCY, 5_000, 150)));
     assertThat(text.toString())
         .contains("| throughput | 1000 | 100 | x | 80,000 | 400,000 | 0.200 |")
-        .contains("| latency | 100 | 5 | x | 5,000 | 400,000 | 0.013 |").contains("| 0 | 0 | 12.5 |");
+        .contains("| latency | " + CpuRun.LATENCY.commitIntervalMs + " | 5 | x | 5,000 | 400,000 | 0.013 |")
+        .contains("| 0 | 0 | 12.5 |");
+  }
+
+  @Test
+  void theTableShowsTheSettingsTheAppRanWithNotTheRunsOwn() {
+    CpuFigures bench = figures(CpuRun.LATENCY, 20_000, 120);
+    CpuFigures overridden = new CpuFigures(CpuRun.LATENCY, 250, 0, bench.tasks(), bench.offered(),
+        bench.appSamplesPerSecond(), bench.decisionsPerSecond(), bench.backlogAtEnd(), bench.latency(),
+        bench.baselineSamplesPerSecond(), bench.baselineLatency(), bench.heapBytesPerTask(), bench.stateBytesPerTask(),
+        bench.dlqRecords(), bench.sendFailures(), bench.streamCpuMicrosPerSample());
+    StringWriter text = new StringWriter();
+    CpuReport.print(new PrintWriter(text), List.of(overridden));
+    assertThat(text.toString()).contains("| latency | 250 | 0 | x | 20,000 |");
   }
 
   @Test
