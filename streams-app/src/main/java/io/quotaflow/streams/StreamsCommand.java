@@ -47,7 +47,6 @@ public final class StreamsCommand implements Callable<Integer> {
 
   static final int DEFAULT_HTTP_PORT = 9401;
   static final String DEFAULT_HTTP_HOST = "0.0.0.0";
-  static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
 
   @Mixin
   ConnectionOptions connection;
@@ -74,7 +73,7 @@ public final class StreamsCommand implements Callable<Integer> {
   @Option(names = "--commit-interval", paramLabel = "DURATION", converter = Durations.Converter.class,
       description = "Transaction commit interval, e.g. 100ms: decisions become visible to enforcers at each commit"
           + " (env QUOTAFLOW_COMMIT_INTERVAL, QUOTAFLOW_COMMIT_INTERVAL_MS in milliseconds deprecated; default "
-          + DEFAULT_COMMIT_INTERVAL_MS + "ms).")
+          + StreamsConfigFactory.DEFAULT_COMMIT_INTERVAL_MS + "ms).")
   Duration commitInterval;
 
   @Option(names = "--commit-interval-ms", paramLabel = "MS", hidden = true,
@@ -219,7 +218,7 @@ public final class StreamsCommand implements Callable<Integer> {
       warnings.warn("QUOTAFLOW_COMMIT_INTERVAL_MS is deprecated; use QUOTAFLOW_COMMIT_INTERVAL=" + oldEnv.get() + "ms");
       return Duration.ofMillis(Environment.integer("QUOTAFLOW_COMMIT_INTERVAL_MS", oldEnv.get()));
     }
-    return Duration.ofMillis(DEFAULT_COMMIT_INTERVAL_MS);
+    return Duration.ofMillis(StreamsConfigFactory.DEFAULT_COMMIT_INTERVAL_MS);
   }
 
   OpsAddress opsAddress(Warnings warnings) {

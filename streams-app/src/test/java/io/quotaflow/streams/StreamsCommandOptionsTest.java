@@ -34,7 +34,7 @@ class StreamsCommandOptionsTest {
     assertThat(settings).containsEntry("statestore.cache.max.bytes", "134217728")
         .containsEntry("producer.compression.type", "lz4")
         .containsEntry("num.stream.threads", 3)
-        .containsEntry("commit.interval.ms", 100L);
+        .containsEntry("commit.interval.ms", 50L);
     assertThat(err.toString()).isEmpty();
   }
 
