@@ -21,8 +21,8 @@ public final class StreamsConfigFactory {
 
   /**
    * Under EOS a read_committed enforcer sees a decision only once the commit after its sample is done, so the
-   * interval bounds latency. 50 ms: at 20,000 samples/s on 2 cores p99 sample → decision 110–1xx ms against
-   * 162–203 ms at 100 ms, at the same stream-thread CPU per sample (docs/benchmarks.md); what it costs is twice the
+   * interval bounds latency. 50 ms: at 20,000 samples/s on 2 cores p99 sample → decision 97–124 ms against
+   * 158–203 ms at 100 ms, at the same stream-thread CPU per sample (docs/benchmarks.md); what it costs is twice the
    * transactions, and their markers, on the brokers (docs/scaling.md).
    */
   public static final long DEFAULT_COMMIT_INTERVAL_MS = 50;
