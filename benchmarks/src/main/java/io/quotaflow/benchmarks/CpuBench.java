@@ -256,8 +256,10 @@ public final class CpuBench implements Callable<Integer> {
       double stateBytes = stateBytesPerTask();
       reportBrokerLog();
       long dlq = endOffsetSum(topics.dlq().name());
-      return new CpuFigures(run, setting(streams, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG),
-          setting(streams, StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG)), workload.size(), run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate),
+      long commitIntervalMs = setting(streams, StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+      long lingerMs = setting(streams, StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG));
+      String offered = run == CpuRun.THROUGHPUT ? "backlog " + backlog : String.format(Locale.ROOT, "%,.0f/s", latencyRate);
+      return new CpuFigures(run, commitIntervalMs, lingerMs, workload.size(), offered,
           app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
           app.latency(), baseline.takenPerSecond(), baseline.latency(),
           (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures(),

@@ -11,8 +11,13 @@ import org.junit.jupiter.api.Test;
 class CpuReportTest {
 
   private static CpuFigures figures(CpuRun run, double appRate, long p99Ms) {
-    return new CpuFigures(run, run.commitIntervalMs, run.producerLingerMs, 5_000, "x", appRate, appRate / 2, 10, new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms),
-        400_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 300, 0, 0, 12.5);
+    return figures(run, run.commitIntervalMs, run.producerLingerMs, appRate, p99Ms);
+  }
+
+  private static CpuFigures figures(CpuRun run, long commitIntervalMs, long lingerMs, double appRate, long p99Ms) {
+    return new CpuFigures(run, commitIntervalMs, lingerMs, 5_000, "x", appRate, appRate / 2, 10,
+        new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms), 400_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 300,
+        0, 0, 12.5);
   }
 
   @Test
@@ -65,13 +70,8 @@ class CpuReportTest {
 
   @Test
   void theTableShowsTheSettingsTheAppRanWithNotTheRunsOwn() {
-    CpuFigures bench = figures(CpuRun.LATENCY, 20_000, 120);
-    CpuFigures overridden = new CpuFigures(CpuRun.LATENCY, 250, 0, bench.tasks(), bench.offered(),
-        bench.appSamplesPerSecond(), bench.decisionsPerSecond(), bench.backlogAtEnd(), bench.latency(),
-        bench.baselineSamplesPerSecond(), bench.baselineLatency(), bench.heapBytesPerTask(), bench.stateBytesPerTask(),
-        bench.dlqRecords(), bench.sendFailures(), bench.streamCpuMicrosPerSample());
     StringWriter text = new StringWriter();
-    CpuReport.print(new PrintWriter(text), List.of(overridden));
+    CpuReport.print(new PrintWriter(text), List.of(figures(CpuRun.LATENCY, 250, 0, 20_000, 120)));
     assertThat(text.toString()).contains("| latency | 250 | 0 | x | 20,000 |");
   }
 
