@@ -34,7 +34,13 @@ import java.util.Objects;
 final class CpuDecisionMaker {
 
   /** Why a decision was published; {@code /RECLAIM_OFF} and {@code /NO_SPEC} qualify it. */
-  enum Event { INITIAL, INCREASE, DECREASE, CLAMPED, SPEC_CHANGED, CONFIG_CHANGED, NODE_CHANGED, POOL_CAP }
+  enum Event {
+    INITIAL, INCREASE, DECREASE, CLAMPED, SPEC_CHANGED, CONFIG_CHANGED, NODE_CHANGED, POOL_CAP;
+
+    /** Made once: a decision's reason is one of these, not a new string per decision. */
+    private final String noSpec = name() + "/NO_SPEC";
+    private final String reclaimOff = name() + "/RECLAIM_OFF";
+  }
 
   /** A move of the effective limit smaller than this (relative) is no POOL_CAP decision: caps change every period. */
   static final double POOL_CAP_MIN_CHANGE = 0.01;
@@ -195,12 +201,7 @@ final class CpuDecisionMaker {
     double ncpus = spec == null ? hard : spec.getNcpus();
     CgroupCpuTarget values = cgroupCpu.compute(cgroupCpuTunables(cluster), new TaskCpu(ncpus, hard, effective),
         nodeCpu(node));
-    String reason = event.name();
-    if (spec == null) {
-      reason += "/NO_SPEC";
-    } else if (!reclaim && !zeroCpu) {
-      reason += "/RECLAIM_OFF";
-    }
+    String reason = spec == null ? event.noSpec : !reclaim && !zeroCpu ? event.reclaimOff : event.name();
     return CpuDecision.newBuilder()
         .setNode(state.getNode())
         .setTask(state.getTask())

@@ -8,7 +8,6 @@ import io.quotaflow.schemas.avro.GateMode;
 import io.quotaflow.schemas.avro.GateTableTask;
 import io.quotaflow.schemas.avro.GateTaskRole;
 import io.quotaflow.schemas.avro.NodeStatus;
-import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.avro.internal.GateClockRecord;
 import io.quotaflow.schemas.avro.internal.GateConfigRecord;
@@ -54,11 +53,6 @@ final class GateRecords {
   static MemorySample sample(CgroupSample s) {
     return new MemorySample(s.getTask(), s.getTsMs(), s.getMemoryBytes(), s.getMemoryAnonBytes(),
         CgroupState.valueOf(s.getState().name()));
-  }
-
-  static TaskMemorySpec spec(TaskSpec s) {
-    return new TaskMemorySpec(s.getTask(), s.getOperation(), s.getMemoryNormalBytes(), s.getMemoryPeakBytes(),
-        s.getInteractive());
   }
 
   /** The record to publish: null (a tombstone) when the decision withdraws the task's last one. */

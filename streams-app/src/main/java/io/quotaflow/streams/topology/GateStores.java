@@ -3,6 +3,7 @@ package io.quotaflow.streams.topology;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
+import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
@@ -16,6 +17,7 @@ import io.quotaflow.streams.engine.memory.PeakGateConfig;
 import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
+import io.quotaflow.streams.engine.memory.TaskMemorySpec;
 import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -94,6 +96,8 @@ final class GateStores {
    * it is not taken again after every sample: {@link PeakGate#status()} looks at every task of the node.
    */
   private final Map<String, StatusShown> statusShown = new HashMap<>();
+  /** Every gate holds each of its tasks' operation: one instance per operation, not one per decoded spec. */
+  private final SharedStrings operations = new SharedStrings();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
@@ -147,6 +151,10 @@ final class GateStores {
     List<GateTaskRecord> tasks = new ArrayList<>();
     try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
       all.forEachRemaining(kv -> {
+        kv.value.setOperation(operations.of(kv.value.getOperation()));
+        if (kv.value.getUsage() != null) {
+          kv.value.getUsage().setOperation(operations.of(kv.value.getUsage().getOperation()));
+        }
         tasks.add(kv.value);
         readUsage(kv.key, kv.value);
       });
@@ -170,6 +178,12 @@ final class GateStores {
       usageToWrite.add(key);
       carriedOver.add(key);
     }
+  }
+
+  /** The gate's view of a task spec, its operation's string shared with the other tasks'. */
+  TaskMemorySpec spec(TaskSpec spec) {
+    return new TaskMemorySpec(spec.getTask(), operations.of(spec.getOperation()), spec.getMemoryNormalBytes(),
+        spec.getMemoryPeakBytes(), spec.getInteractive());
   }
 
   /** Nodes with a gate in this partition. */

@@ -106,7 +106,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     PeakGate gate = node.gate();
     stores.publish(spec == null
         ? gate.onSpecRemoved(task.task(), node.nowMs())
-        : gate.onSpec(GateRecords.spec(spec), node.nowMs()), timestampMs);
+        : gate.onSpec(stores.spec(spec), node.nowMs()), timestampMs);
     stores.save(node, timestampMs);
   }
 
