@@ -232,6 +232,7 @@ public final class CpuBench implements Callable<Integer> {
       streams.putAll(streamsConfig);
       Window app;
       long heapDuring;
+      long heapAtRest;
       try (StreamsRunner runner = StreamsRunner.start(
           new StreamsRunner.Settings(client, streams, topics.settings(), Optional.empty()), registry, meters)) {
         if (!runner.awaitRunning(Duration.ofMinutes(2))) {
@@ -250,6 +251,11 @@ public final class CpuBench implements Callable<Integer> {
         if (!runner.health().live()) {
           throw new IllegalStateException("the streams app stopped during the run (" + runner.state() + "): its figures mean nothing");
         }
+        // Under load the heap holds, besides the tasks, whatever the app has written since its last commit: up to a
+        // commit interval of writes, so the reading above depends on where in that interval it fell. Once every
+        // sample sent is committed, nothing waits: what is left is what the app keeps for its tasks.
+        awaitAllCommitted(Duration.ofMinutes(1));
+        heapAtRest = usedHeapAfterGc();
       } finally {
         Directories.deleteRecursively(stateDir);
       }
@@ -262,7 +268,8 @@ public final class CpuBench implements Callable<Integer> {
       return new CpuFigures(run, commitIntervalMs, lingerMs, workload.size(), offered,
           app.takenPerSecond(), app.receivedPerSecond(), app.backlogAtEnd(),
           app.latency(), baseline.takenPerSecond(), baseline.latency(),
-          (double) (heapDuring - heapBefore) / workload.size(), stateBytes, dlq, app.sendFailures() + baseline.sendFailures(),
+          (double) (heapDuring - heapBefore) / workload.size(), (double) (heapAtRest - heapBefore) / workload.size(),
+          stateBytes, dlq, app.sendFailures() + baseline.sendFailures(),
           app.streamCpuMicrosPerSample());
     }
 
@@ -343,6 +350,19 @@ public final class CpuBench implements Callable<Integer> {
       }
       progress("broker log per sample taken (%,d samples): samples %.0f B, changelogs %.0f B, the app's other topics %.0f B",
           samples, (double) samplesBytes / samples, (double) changelogBytes / samples, (double) otherBytes / samples);
+    }
+
+    private void awaitAllCommitted(Duration timeout) throws Exception {
+      long sent = endOffsetSum(topics.samples().name());
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (committedSamples() < sent) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(String.format(Locale.ROOT,
+              "the app had not committed the %,d samples sent %s after the feed stopped (%,d committed)", sent,
+              Durations.format(timeout), committedSamples()));
+        }
+        Thread.sleep(100);
+      }
     }
 
     private long committedSamples() {

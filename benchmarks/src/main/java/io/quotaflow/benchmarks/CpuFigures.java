@@ -9,8 +9,11 @@ package io.quotaflow.benchmarks;
  * @param appSamplesPerSecond samples the app committed (its consumer group's offsets on {@code samples})
  * @param decisionsPerSecond decisions a read_committed reader received
  * @param baselineSamplesPerSecond the same records through a plain producer → read_committed consumer
- * @param heapBytesPerTask heap used after GC with the app running, minus before it started, per task: an upper
- *     bound, since it includes the app's record cache and client buffers
+ * @param heapBytesPerTask heap used after GC with the app running, minus before it started, per task, read as the
+ *     window closed: an upper bound, since it includes the app's record cache, client buffers and the writes
+ *     waiting for the next commit (up to a commit interval of them: the figure varies with where the reading fell)
+ * @param heapAtRestBytesPerTask the same, read once the app had committed every sample sent: what it keeps for
+ *     its tasks with nothing in flight
  * @param stateBytesPerTask key and value bytes of a task's latest entry in the task-state changelog
  * @param streamCpuMicrosPerSample CPU time of the app's stream threads in the window over the samples it took
  */
@@ -27,6 +30,7 @@ record CpuFigures(
     double baselineSamplesPerSecond,
     Latencies.Summary baselineLatency,
     double heapBytesPerTask,
+    double heapAtRestBytesPerTask,
     double stateBytesPerTask,
     long dlqRecords,
     long sendFailures,

@@ -19,15 +19,15 @@ final class CpuReport {
     out.println();
     out.println("| run | commit ms | linger ms | offered | app samples/s | raw baseline samples/s | ratio | decisions/s"
         + " | backlog at end | p50 ms | p99 ms | p99.9 ms | max ms | baseline p50/p99/max ms"
-        + " | heap B/task | state B/task | DLQ | send failures | stream CPU µs/sample |");
-    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        + " | heap B/task | heap at rest B/task | state B/task | DLQ | send failures | stream CPU µs/sample |");
+    out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (CpuFigures f : runs) {
       Latencies.Summary l = f.latency();
       Latencies.Summary b = f.baselineLatency();
-      out.printf(Locale.ROOT, "| %s | %d | %d | %s | %,.0f | %,.0f | %.3f | %,.0f | %,d | %d | %d | %d | %d | %d/%d/%d | %,.0f | %,.0f | %d | %d | %.1f |%n",
+      out.printf(Locale.ROOT, "| %s | %d | %d | %s | %,.0f | %,.0f | %.3f | %,.0f | %,d | %d | %d | %d | %d | %d/%d/%d | %,.0f | %,.0f | %,.0f | %d | %d | %.1f |%n",
           f.run().label(), f.commitIntervalMs(), f.producerLingerMs(), f.offered(), f.appSamplesPerSecond(), f.baselineSamplesPerSecond(),
           f.ratioToBaseline(), f.decisionsPerSecond(), f.backlogAtEnd(), l.p50Ms(), l.p99Ms(), l.p999Ms(), l.maxMs(),
-          b.p50Ms(), b.p99Ms(), b.maxMs(), f.heapBytesPerTask(), f.stateBytesPerTask(), f.dlqRecords(), f.sendFailures(),
+          b.p50Ms(), b.p99Ms(), b.maxMs(), f.heapBytesPerTask(), f.heapAtRestBytesPerTask(), f.stateBytesPerTask(), f.dlqRecords(), f.sendFailures(),
           f.streamCpuMicrosPerSample());
     }
     out.println();

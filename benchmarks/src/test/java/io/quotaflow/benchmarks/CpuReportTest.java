@@ -16,7 +16,7 @@ class CpuReportTest {
 
   private static CpuFigures figures(CpuRun run, long commitIntervalMs, long lingerMs, double appRate, long p99Ms) {
     return new CpuFigures(run, commitIntervalMs, lingerMs, 5_000, "x", appRate, appRate / 2, 10,
-        new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms), 400_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 300,
+        new Latencies.Summary(100, 50, p99Ms, p99Ms, p99Ms), 400_000, new Latencies.Summary(100, 1, 5, 6, 7), 5_000, 4_000, 300,
         0, 0, 12.5);
   }
 
@@ -40,12 +40,13 @@ class CpuReportTest {
   void theScaleTableComparesEachTaskCountWithTheFirstAndChecksTheLargest() {
     CpuFigures small = figures(CpuRun.THROUGHPUT, 100_000, 900);
     CpuFigures large = new CpuFigures(CpuRun.THROUGHPUT, 1_000, 100, 100_000, "x", 74_000, 1, 10, small.latency(), 400_000,
-        small.baselineLatency(), 2_049, 300, 0, 0, 14);
+        small.baselineLatency(), 2_049, 1_500, 300, 0, 0, 14);
     assertThat(CpuScale.verdict(List.of(small, large))).isEqualTo("Scale: 100,000 tasks at 74,000 samples/s, 74 % of"
-        + " 5,000 tasks' 100,000 (target ≥ 75 %: MISSED); heap 2,049 B/task (target ≤ 2,048: MISSED).");
+        + " 5,000 tasks' 100,000 (target ≥ 75 %: MISSED); heap 2,049 B/task under load (target ≤ 2,048: MISSED),"
+        + " 1,500 at rest.");
     StringWriter text = new StringWriter();
     CpuScale.print(new PrintWriter(text), List.of(small, large));
-    assertThat(text.toString()).contains("| 5,000 | 100,000 | 1.00 | 400,000 | 0.250 | 12.5 | 5,000 | 24 | 300 |")
+    assertThat(text.toString()).contains("| 5,000 | 100,000 | 1.00 | 400,000 | 0.250 | 12.5 | 5,000 | 24 | 4,000 | 300 |")
         .contains("| 100,000 | 74,000 | 0.74 |");
   }
 
@@ -53,9 +54,10 @@ class CpuReportTest {
   void oneTaskCountAloneIsNotCalledFlat() {
     CpuFigures small = figures(CpuRun.THROUGHPUT, 100_000, 900);
     CpuFigures one = new CpuFigures(CpuRun.THROUGHPUT, 1_000, 100, 100_000, "x", 13_000, 1, 10, small.latency(), 600_000,
-        small.baselineLatency(), 1_741, 300, 0, 0, 80);
+        small.baselineLatency(), 1_741, 1_200, 300, 0, 0, 80);
     assertThat(CpuScale.verdict(List.of(one))).isEqualTo("Scale: 100,000 tasks at 13,000 samples/s (one task count:"
-        + " give two or more to check the fall, target ≥ 75 % of the first); heap 1,741 B/task (target ≤ 2,048: met).");
+        + " give two or more to check the fall, target ≥ 75 % of the first); heap 1,741 B/task under load"
+        + " (target ≤ 2,048: met), 1,200 at rest.");
   }
 
   @Test

@@ -24,6 +24,20 @@ class KeyMemoTest {
   }
 
   @Test
+  void keysWithTheSameHashAreStillTwoKeys() {
+    KeyMemo<String> memo = new KeyMemo<>(16);
+    assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+    memo.put("Aa", "a");
+    memo.put("BB", "b");
+
+    assertThat(memo.get("Aa")).isEqualTo("a");
+    assertThat(memo.get("BB")).isEqualTo("b");
+    memo.remove("Aa");
+    assertThat(memo.get("Aa")).isNull();
+    assertThat(memo.get("BB")).isEqualTo("b");
+  }
+
+  @Test
   void holdsNoMoreThanItsSlotsAndANewKeyReplacesTheOldestOfItsSet() {
     KeyMemo<String> memo = new KeyMemo<>(KeyMemo.WAYS); // one set: every key lands in it
     for (String key : new String[] {"a", "b", "c", "d"}) {
