@@ -151,6 +151,7 @@ final class GateStores {
     List<GateTaskRecord> tasks = new ArrayList<>();
     try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
       all.forEachRemaining(kv -> {
+        // An equal string: a record still waiting for the commit (this processor's own write) encodes the same.
         kv.value.setOperation(operations.of(kv.value.getOperation()));
         if (kv.value.getUsage() != null) {
           kv.value.getUsage().setOperation(operations.of(kv.value.getUsage().getOperation()));
