@@ -97,7 +97,7 @@ final class GateStores {
    */
   private final Map<String, StatusShown> statusShown = new HashMap<>();
   /** Every gate holds each of its tasks' operation: one instance per operation, not one per decoded spec. */
-  private final SharedStrings operations = new SharedStrings();
+  private final SharedValues<String> operations = new SharedValues<>();
 
   GateStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;

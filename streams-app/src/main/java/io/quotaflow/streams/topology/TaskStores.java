@@ -2,6 +2,7 @@ package io.quotaflow.streams.topology;
 
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
+import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
@@ -38,10 +39,13 @@ final class TaskStores {
   static final String CAP_KEY_PREFIX = "cap/";
   private static final String LAST_REPORT_KEY = "last";
   /**
-   * Task states held in memory per partition: a partition's tasks come back within a few hundred samples when it
-   * has a few hundred tasks (5,000 tasks over 12 partitions in {@code bench cpu}); beyond that, reads go to the store.
+   * Task states held in memory per partition: room for every task of a partition of up to ~10,000 (4-way sets at
+   * three-quarters full). A task sampled at 1 Hz comes back after all the others of its partition (~4,200 of them in
+   * docs/scaling.md's cluster, ~8,300 at 100,000 tasks in {@code bench cpu}), so a memo smaller than the partition
+   * answers no read at all: with 2,048 slots every sample at 100,000 tasks paid a RocksDB read and a decode (10 % of
+   * the stream threads' samples in JFR). A held state costs ~450 B of heap; the slots themselves 192 KiB.
    */
-  static final int TASK_MEMO_SLOTS = 2048;
+  static final int TASK_MEMO_SLOTS = 16_384;
   /** Pool sums are kept in millionths of a CPU: long additions never drift the way double ones do. */
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
@@ -57,7 +61,8 @@ final class TaskStores {
   private final KeyValueStore<String, PoolPartialReport> poolReports;
 
   private final KeyMemo<TaskCpuState> tasksRead = new KeyMemo<>(TASK_MEMO_SLOTS);
-  private final SharedStrings strings = new SharedStrings();
+  private final SharedValues<String> strings = new SharedValues<>();
+  private final SharedValues<JobCpuMonitorConfig> monitorConfigs = new SharedValues<>();
   /** The cluster config in force, once read; null: not read since it last changed. */
   private ClusterConfig cluster;
   /** Node statuses by node, once read (a null value: none stored). */
@@ -193,7 +198,7 @@ final class TaskStores {
     if (known == null) {
       known = tasks.get(key);
       if (known != null) {
-        shareStrings(known);
+        shareValues(known);
         tasksRead.put(key, known);
       }
     }
@@ -201,13 +206,14 @@ final class TaskStores {
   }
 
   /**
-   * Points the strings of a state read from the store at one instance each: its node, operation, pool and reason at
-   * {@link #strings}' instances, the task id of its spec and decision at its own. Each string keeps its value, so a
-   * state that was waiting for the commit (one this processor wrote, not decoded) is the same after it. A decoded
-   * state held ten strings of its own, ~500 B of the ~1 KiB it kept on the heap while memoised or waiting for the
-   * commit; its successors share them ({@link CpuDecisionMaker} copies states field by field).
+   * Points the fields of a state read from the store that many tasks have in common at one instance each: its node,
+   * operation, pool and reason at {@link #strings}' instances, its spec's monitor settings (88 B) at {@link
+   * #monitorConfigs}', the task id of its spec and decision at its own. Each field keeps its value, so a state that
+   * was waiting for the commit (one this processor wrote, not decoded) is the same after it. A decoded state held ten
+   * strings of its own, ~500 B of the ~1 KiB it kept on the heap while memoised or waiting for the commit; its
+   * successors share them ({@link CpuDecisionMaker} copies states field by field).
    */
-  private void shareStrings(TaskCpuState state) {
+  private void shareValues(TaskCpuState state) {
     state.setNode(strings.of(state.getNode()));
     TaskSpec spec = state.getSpec();
     if (spec != null) {
@@ -215,6 +221,7 @@ final class TaskStores {
       spec.setTask(sameOr(state.getTask(), spec.getTask()));
       spec.setOperation(strings.of(spec.getOperation()));
       spec.setPool(strings.of(spec.getPool()));
+      spec.setJobCpuMonitor(monitorConfigs.of(spec.getJobCpuMonitor()));
     }
     CpuDecision decision = state.getLastDecision();
     if (decision != null) {
