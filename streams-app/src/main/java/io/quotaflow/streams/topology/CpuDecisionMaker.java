@@ -142,18 +142,21 @@ final class CpuDecisionMaker {
 
   /** A new or changed spec; {@code state} is null for a task not yet known. */
   Outcome onSpec(TaskCpuState state, TaskSpec spec, long tsMs, ClusterConfig cluster, NodeStatus node, PoolCapLookup caps) {
-    TaskCpuState current = state != null ? state : emptyState(spec.getNode(), spec.getTask(), spec);
-    current = TaskCpuState.newBuilder(current).setSpec(spec).setObservedHardLimitCpu(null).build();
+    // Copied shallowly, as on every sample: a builder's deep copy gave the state copies of the spec and the last
+    // decision, no longer the instances the processor shares among its tasks (TaskStores.shared).
+    TaskCpuState current = copy(state != null ? state : emptyState(spec.getNode(), spec.getTask(), spec));
+    current.setSpec(spec);
+    current.setObservedHardLimitCpu(null);
     if (current.getFirstSeenTsMs() == null) {
       return Outcome.keep(current); // no cgroup sampled yet: the first sample publishes the decision
     }
     double hard = hardLimit(current);
     if (isZeroCpu(spec)) {
-      current = TaskCpuState.newBuilder(current).setMonitor(null).build();
+      current.setMonitor(null);
     } else {
       MonitorState monitorState = current.getMonitor() == null ? MonitorState.initial(hard) : toEngine(current.getMonitor());
       MonitorStep step = monitor.reconfigure(monitorState, monitorSettings(spec), hard);
-      current = TaskCpuState.newBuilder(current).setMonitor(toRecord(step.state())).build();
+      current.setMonitor(toRecord(step.state()));
     }
     return republish(current, Event.SPEC_CHANGED, tsMs, cluster, node, caps);
   }
@@ -185,7 +188,9 @@ final class CpuDecisionMaker {
     if (state.getLastDecision() != null && sameEffect(state.getLastDecision(), decision)) {
       return Outcome.keep(state);
     }
-    return new Outcome(TaskCpuState.newBuilder(state).setLastDecision(decision).build(), decision, false, false);
+    TaskCpuState next = copy(state);
+    next.setLastDecision(decision);
+    return new Outcome(next, decision, false, false);
   }
 
   private CpuDecision decide(TaskCpuState state, Event event, long tsMs, ClusterConfig cluster, NodeStatus node,

@@ -19,8 +19,8 @@ final class SpecInput extends CpuInput<TaskSpec> {
       stores.apply(key, before, decisions.onSpecDeleted(before), timestampMs);
       return;
     }
-    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, spec, timestampMs, stores.cluster(), stores.node(spec.getNode()),
-        stores::capRatio);
+    CpuDecisionMaker.Outcome outcome = decisions.onSpec(before, stores.shared(spec), timestampMs, stores.cluster(),
+        stores.node(spec.getNode()), stores::capRatio);
     stores.apply(key, before, outcome, timestampMs);
   }
 }

@@ -206,22 +206,19 @@ final class TaskStores {
   }
 
   /**
-   * Points the fields of a state read from the store that many tasks have in common at one instance each: its node,
-   * operation, pool and reason at {@link #strings}' instances, its spec's monitor settings (88 B) at {@link
-   * #monitorConfigs}', the task id of its spec and decision at its own. Each field keeps its value, so a state that
-   * was waiting for the commit (one this processor wrote, not decoded) is the same after it. A decoded state held ten
-   * strings of its own, ~500 B of the ~1 KiB it kept on the heap while memoised or waiting for the commit; its
-   * successors share them ({@link CpuDecisionMaker} copies states field by field).
+   * Points the fields of a state read from the store that many tasks have in common at one instance each (its
+   * node, its spec's as {@link #shared(TaskSpec)} does, its decision's reason), the task id of its spec and decision at
+   * its own. Each field keeps its value, so a state that was waiting for the commit (one this processor wrote, not
+   * decoded) is the same after it. A decoded state held ten strings of its own, ~500 B of the ~1 KiB it kept on the
+   * heap while memoised or waiting for the commit; its successors share them ({@link CpuDecisionMaker} copies states
+   * field by field).
    */
   private void shareValues(TaskCpuState state) {
     state.setNode(strings.of(state.getNode()));
     TaskSpec spec = state.getSpec();
     if (spec != null) {
-      spec.setNode(sameOr(state.getNode(), spec.getNode()));
+      shared(spec); // its node then is the state's
       spec.setTask(sameOr(state.getTask(), spec.getTask()));
-      spec.setOperation(strings.of(spec.getOperation()));
-      spec.setPool(strings.of(spec.getPool()));
-      spec.setJobCpuMonitor(monitorConfigs.of(spec.getJobCpuMonitor()));
     }
     CpuDecision decision = state.getLastDecision();
     if (decision != null) {
@@ -229,6 +226,19 @@ final class TaskStores {
       decision.setTask(sameOr(state.getTask(), decision.getTask()));
       decision.setReason(strings.of(decision.getReason()));
     }
+  }
+
+  /**
+   * {@code spec}, its node, operation and pool pointed at {@link #strings}' instances and its monitor settings (88 B)
+   * at {@link #monitorConfigs}': for a spec as it arrives, which the task's states then hold for as long as it is in
+   * force (in the memo, every task of a partition of up to ~10,000), and for one decoded with a stored state.
+   */
+  TaskSpec shared(TaskSpec spec) {
+    spec.setNode(strings.of(spec.getNode()));
+    spec.setOperation(strings.of(spec.getOperation()));
+    spec.setPool(strings.of(spec.getPool()));
+    spec.setJobCpuMonitor(monitorConfigs.of(spec.getJobCpuMonitor()));
+    return spec;
   }
 
   /** {@code held} when {@code value} equals it, else {@code value}. */
