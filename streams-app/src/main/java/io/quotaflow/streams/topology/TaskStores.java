@@ -39,13 +39,15 @@ final class TaskStores {
   static final String CAP_KEY_PREFIX = "cap/";
   private static final String LAST_REPORT_KEY = "last";
   /**
-   * Task states held in memory per partition: room for every task of a partition of up to ~10,000 (4-way sets at
-   * three-quarters full). A task sampled at 1 Hz comes back after all the others of its partition (~4,200 of them in
-   * docs/scaling.md's cluster, ~8,300 at 100,000 tasks in {@code bench cpu}), so a memo smaller than the partition
-   * answers no read at all: with 2,048 slots every sample at 100,000 tasks paid a RocksDB read and a decode (10 % of
-   * the stream threads' samples in JFR). A held state costs ~450 B of heap; the slots themselves 192 KiB.
+   * Task states held in memory per partition: room for every task of a partition of up to ~8,000. A task sampled at
+   * 1 Hz comes back after all the others of its partition (~4,200 of them in docs/scaling.md's cluster, ~8,300 at
+   * 100,000 tasks in {@code bench cpu}), so a memo smaller than the partition answers no read at all: with 2,048 slots
+   * every sample at 100,000 tasks paid a RocksDB read and a decode (10 % of the stream threads' samples in JFR). Four
+   * times the tasks, because tasks that come back in turn miss every time in a set that more than {@link
+   * KeyMemo#WAYS} of them share: with 8,300 tasks in 16,384 slots ~15 % of them are in such sets (Poisson, a mean of
+   * two per set), in 32,768 ~2 %. A held state costs ~400 B of heap; the slots themselves 384 KiB.
    */
-  static final int TASK_MEMO_SLOTS = 16_384;
+  static final int TASK_MEMO_SLOTS = 32_768;
   /** Pool sums are kept in millionths of a CPU: long additions never drift the way double ones do. */
   private static final double UCPU_PER_CPU = 1_000_000.0;
 
