@@ -12,6 +12,7 @@ import io.quotaflow.embedded.Directories;
 import io.quotaflow.embedded.EmbeddedPair;
 import io.quotaflow.enforcer.Enforcer;
 import io.quotaflow.process.Durations;
+import io.quotaflow.process.ProcessLifecycle;
 import io.quotaflow.schemas.GroupLag;
 import io.quotaflow.schemas.Topics;
 import io.quotaflow.schemas.registry.SchemaRegistryClient;
@@ -120,6 +121,14 @@ public final class SoakBench implements Callable<Integer> {
 
   static final String ENFORCED_NODE_INDEX = "0";
   static final String COLLECTED_NODE = "soak-collected";
+  /** How long Ctrl-C or SIGTERM waits for the soak to stop its parts and remove its groups and files. */
+  static final Duration STOP_TIMEOUT = Duration.ofMinutes(3);
+
+  /**
+   * A signal asks the soak to stop, as it does a Quotaflow process: without it the JVM exited with the real groups
+   * still under their parents and the broker's and the app's files (~0.5 GiB) left in the temporary directory.
+   */
+  private final ProcessLifecycle lifecycle = new ProcessLifecycle("soak", STOP_TIMEOUT);
 
   @Override
   public Integer call() throws Exception {
@@ -152,6 +161,15 @@ public final class SoakBench implements Callable<Integer> {
         streamsConfig.isEmpty() ? "" : " and " + streamsConfig, Durations.format(every), out.toAbsolutePath(),
         Runtime.getRuntime().availableProcessors(), Runtime.getRuntime().maxMemory() >> 20);
     printer.flush();
+    try (ProcessLifecycle.Running running = lifecycle.begin()) {
+      soak(printer, workload, enforcedNode, workDir, notes);
+    }
+    return 0;
+  }
+
+  /** Everything it starts is stopped, and every group and file it made removed, before it returns or throws. */
+  private void soak(PrintWriter printer, CpuWorkload workload, String enforcedNode, Path workDir, List<String> notes)
+      throws Exception {
     try (EmbeddedPair pair = EmbeddedPair.start();
         RealGroups enforced = RealGroups.create(tree, "task-%04d", tasksPerNode, notes);
         RealGroups collected = RealGroups.create(tree, "real-%02d", realGroups, notes)) {
@@ -192,7 +210,12 @@ public final class SoakBench implements Callable<Integer> {
           try (SampleFeed feed = new SampleFeed(client, workload, topics.samples().name(), partitions,
               topics.samples().valueSerde().serializer(), new Pacer(rate)::dueBy).start()) {
             Recorder recorder = new Recorder(admin, runner, meters, topics, applicationId, stateDir, feed, printer);
-            recorder.run();
+            if (!recorder.run()) {
+              printer.printf(Locale.ROOT, "Stopped by a signal after %d record(s): no verdict; stopping the parts and removing"
+                  + " the groups and the work directory.%n", recorder.series().size());
+              printer.flush();
+              return;
+            }
             if (!runner.health().live()) {
               throw new IllegalStateException("the streams app stopped during the soak (" + runner.state() + ")");
             }
@@ -213,7 +236,6 @@ public final class SoakBench implements Callable<Integer> {
     } finally {
       Directories.deleteRecursively(workDir);
     }
-    return 0;
   }
 
   /** Writes soak.csv, soak.svg and soak.md into {@code --out} and prints the verdicts. */
@@ -292,7 +314,8 @@ public final class SoakBench implements Callable<Integer> {
       return series;
     }
 
-    void run() throws Exception {
+    /** Whether it ran to the end: false when a signal asked the soak to stop first. */
+    boolean run() throws Exception {
       // The lowest used heap of each interval, polled every 200 ms: the floor the collector brings it back to,
       // without forcing a GC that would stall the app every interval.
       ScheduledExecutorService heapPoll = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -311,7 +334,9 @@ public final class SoakBench implements Callable<Integer> {
         long tickNanos = startNanos;
         while (tickNanos < endNanos) {
           tickNanos = Math.min(endNanos, tickNanos + every.toNanos());
-          TimeUnit.NANOSECONDS.sleep(tickNanos - System.nanoTime());
+          if (lifecycle.awaitStopRequest(Duration.ofNanos(Math.max(0, tickNanos - System.nanoTime())))) {
+            return false;
+          }
           double seconds = every.toNanos() / 1e9;
           long sent = feed.sent();
           long committed = CpuBench.committedOffsets(admin, applicationId, topics.samples().name());
@@ -346,6 +371,7 @@ public final class SoakBench implements Callable<Integer> {
             throw new IllegalStateException("the streams app stopped during the soak (" + runner.state() + ")");
           }
         }
+        return true;
       } finally {
         heapPoll.shutdownNow();
       }
