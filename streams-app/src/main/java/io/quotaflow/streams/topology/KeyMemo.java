@@ -1,7 +1,7 @@
 package io.quotaflow.streams.topology;
 
 /**
- * The values last read or written under a few thousand keys, in front of a store that only its owner
+ * The values last read or written under a bounded number of keys, in front of a store that only its owner
  * writes: a read it answers costs a hash and an {@code equals} or a few, where the store's costs a lookup among
  * the writes waiting for the commit ({@link WriteBackStore}) and, for a key not written since the last commit,
  * the key's serialization, RocksDB and a decode. Its owner puts every value it writes and removes every key it deletes, so a value it holds is
@@ -9,9 +9,10 @@ package io.quotaflow.streams.topology;
  *
  * <p>Bounded: {@code slots} (key, value) pairs in sets of {@link #WAYS}, each key in the set its hash picks,
  * newest first; a key written goes first in its set and the oldest of a full set goes. A key is so lost only
- * when four others land in its set before it comes back: where keys come back within a few hundred others
- * (a partition's tasks in {@code bench cpu}) nearly every read is answered, and where they do not, a miss
- * costs a few slot moves and no heap that grows. Single-threaded: one per processor.
+ * when four others land in its set before it comes back: where keys come back within fewer others than a quarter
+ * of the slots (a partition's tasks in {@code bench cpu}, {@link TaskStores#TASK_MEMO_SLOTS}) nearly every read is
+ * answered, and where they do not, a miss costs a few slot moves and no heap that grows. Single-threaded: one per
+ * processor.
  */
 final class KeyMemo<V> {
 
