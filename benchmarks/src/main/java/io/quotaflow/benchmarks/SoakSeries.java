@@ -103,7 +103,7 @@ final class SoakSeries {
             line(Column.SENT, "sent", "#1f77b4", null), line(Column.COMMITTED, "committed by the app", "#d62728", "6,3"))),
         new SvgChart.Panel("Consumer lag of the app on samples", "records", List.of(
             line(Column.LAG, "lag", "#9467bd", null))),
-        new SvgChart.Panel("Machine load average, 1 min (2 cores, shared with other builds)", "load", List.of(
+        new SvgChart.Panel("Machine load average, 1 min (the soak's own load and anything else running)", "load", List.of(
             line(Column.LOAD_AVERAGE, "load average", "#7f7f7f", null))),
         new SvgChart.Panel("Heap used, lowest of each interval", "MiB", List.of(
             line(Column.HEAP_MIN_MIB, "heap min", "#2ca02c", null))),
