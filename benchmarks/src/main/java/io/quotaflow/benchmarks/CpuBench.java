@@ -16,6 +16,7 @@ import io.quotaflow.schemas.registry.SchemaRegistryClients;
 import io.quotaflow.streams.topology.QuotaflowTopology;
 import io.quotaflow.streams.topology.StreamsConfigFactory;
 import io.quotaflow.streams.topology.StreamsRunner;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -318,6 +319,7 @@ public final class CpuBench implements Callable<Integer> {
       Thread.sleep(warmup.toMillis()); // a benchmark, not a test: the JIT and the caches need the time
       long startNanos = System.nanoTime();
       long takenAtStart = taken.getAsLong();
+      Optional<Map<String, Long>> threadsAtStart = threadCpu();
       long streamCpuAtStart = StreamThreadsCpu.nanos();
       long sentAtStart = feed.sent();
       long receivedAtStart = reader.received();
@@ -326,6 +328,7 @@ public final class CpuBench implements Callable<Integer> {
       Thread.sleep(window.toMillis());
       long takenAtEnd = taken.getAsLong();
       long streamCpuNanos = StreamThreadsCpu.nanos() - streamCpuAtStart;
+      Optional<Map<String, Long>> threadsAtEnd = threadCpu();
       long sentAtEnd = feed.sent();
       long receivedAtEnd = reader.received();
       double seconds = (System.nanoTime() - startNanos) / 1e9;
@@ -338,7 +341,20 @@ public final class CpuBench implements Callable<Integer> {
           takenAtEnd > takenAtStart ? streamCpuNanos / 1e3 / (takenAtEnd - takenAtStart) : Double.NaN);
       progress("%,.0f/s taken, %,.0f/s sent, p99 %d ms, stream threads %.1f µs CPU/sample", measured.takenPerSecond(),
           measured.sentPerSecond(), latency.p99Ms(), measured.streamCpuMicrosPerSample());
+      if (threadsAtStart.isPresent() && threadsAtEnd.isPresent() && takenAtEnd > takenAtStart) {
+        progress("%s", CpuByThread.of(CpuByThread.difference(threadsAtStart.get(), threadsAtEnd.get()), streamCpuNanos,
+            takenAtEnd - takenAtStart, seconds).line());
+      }
       return measured;
+    }
+
+    /** This JVM's threads' CPU by name; empty where {@code /proc} cannot be read (not Linux), and the line is left out. */
+    private Optional<Map<String, Long>> threadCpu() {
+      try {
+        return Optional.of(ThreadCpu.byName(ProcessHandle.current().pid()));
+      } catch (IOException unreadable) {
+        return Optional.empty();
+      }
     }
 
     /**
