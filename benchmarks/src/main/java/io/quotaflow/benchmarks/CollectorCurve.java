@@ -31,13 +31,13 @@ final class CollectorCurve {
         double seconds = thread.getValue() / 1e9;
         if (name.startsWith("qf-collector-sa")) {
           sampler += seconds;
-        } else if (name.startsWith("kafka-producer-")) {
+        } else if (ThreadCpu.isProducerIo(name)) {
           producer += seconds;
         } else if (name.startsWith("qf-collector-pu")) {
           publisher += seconds;
-        } else if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+        } else if (ThreadCpu.isJit(name)) {
           jit += seconds;
-        } else if (name.startsWith("GC Thread") || name.startsWith("G1 ")) {
+        } else if (ThreadCpu.isGc(name)) {
           gc += seconds;
         }
       }

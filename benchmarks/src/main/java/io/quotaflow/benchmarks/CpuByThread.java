@@ -4,6 +4,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A window's CPU per sample, split by who spent it in this one JVM: the stream threads, and of the rest the broker,
@@ -20,7 +21,7 @@ record CpuByThread(Map<String, Double> microsPerSample, double cores) {
    * Kernel thread names (15 characters, as {@link ThreadCpu} sums them) by prefix. Stream threads are named after the
    * application id, so they are not found here but counted by {@link StreamThreadsCpu}.
    */
-  private static final Map<String, String[]> GROUPS = groups();
+  private static final Map<String, Predicate<String>> GROUPS = groups();
 
   CpuByThread {
     microsPerSample = Collections.unmodifiableMap(new LinkedHashMap<>(microsPerSample));
@@ -39,10 +40,10 @@ record CpuByThread(Map<String, Double> microsPerSample, double cores) {
     micros.put("stream threads", streamNanos / 1e3 / samples);
     long total = 0;
     long grouped = streamNanos;
-    for (Map.Entry<String, String[]> group : GROUPS.entrySet()) {
+    for (Map.Entry<String, Predicate<String>> group : GROUPS.entrySet()) {
       long nanos = 0;
       for (Map.Entry<String, Long> thread : threadNanos.entrySet()) {
-        if (startsWithAny(thread.getKey(), group.getValue())) {
+        if (group.getValue().test(thread.getKey())) {
           nanos += thread.getValue();
         }
       }
@@ -76,23 +77,14 @@ record CpuByThread(Map<String, Double> microsPerSample, double cores) {
         .toString();
   }
 
-  private static boolean startsWithAny(String name, String[] prefixes) {
-    for (String prefix : prefixes) {
-      if (name.startsWith(prefix)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static Map<String, String[]> groups() {
-    Map<String, String[]> groups = new LinkedHashMap<>();
-    groups.put("broker", new String[] {"data-plane-kafk"});
-    groups.put("producers' I/O", new String[] {"kafka-producer-"});
-    groups.put("RocksDB", new String[] {"rocksdb:"});
-    groups.put("GC", new String[] {"GC Thread", "G1 "});
-    groups.put("JIT", new String[] {"C1 CompilerThre", "C2 CompilerThre"});
-    groups.put("feed", new String[] {"bench-feed-"});
+  private static Map<String, Predicate<String>> groups() {
+    Map<String, Predicate<String>> groups = new LinkedHashMap<>();
+    groups.put("broker", name -> name.startsWith("data-plane-kafk"));
+    groups.put("producers' I/O", ThreadCpu::isProducerIo);
+    groups.put("RocksDB", name -> name.startsWith("rocksdb:"));
+    groups.put("GC", ThreadCpu::isGc);
+    groups.put("JIT", ThreadCpu::isJit);
+    groups.put("feed", name -> name.startsWith("bench-feed-"));
     return groups;
   }
 }

@@ -17,6 +17,21 @@ final class ThreadCpu {
 
   private ThreadCpu() {}
 
+  /** A producer's I/O thread ({@code kafka-producer-network-thread | …}), as the kernel names it. */
+  static boolean isProducerIo(String name) {
+    return name.startsWith("kafka-producer-");
+  }
+
+  /** A HotSpot compiler thread. */
+  static boolean isJit(String name) {
+    return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+  }
+
+  /** A G1 worker, refinement, marking or service thread. */
+  static boolean isGc(String name) {
+    return name.startsWith("GC Thread") || name.startsWith("G1 ");
+  }
+
   static Map<String, Long> byName(long pid) throws IOException {
     Map<String, Long> nanos = new TreeMap<>();
     try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
