@@ -407,34 +407,48 @@ public final class CpuBench implements Callable<Integer> {
       return admin.listOffsets(latest).all().get().values().stream().mapToLong(i -> i.offset()).sum();
     }
 
-    /** Key and value bytes of each task's latest entry in the task-state changelog, averaged over tasks. */
+    /**
+     * Key and value bytes of each task's latest entries in the task-state and task-spec changelogs (what a task
+     * keeps on disk), averaged over the tasks with a state.
+     */
     private double stateBytesPerTask() {
-      String changelog = QuotaflowTopology.taskStateChangelog(applicationId);
       Map<String, Object> config = new HashMap<>(client);
       config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
       config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-      Map<String, Integer> latest = new HashMap<>();
+      List<String> changelogs = QuotaflowTopology.taskChangelogs(applicationId);
+      List<Map<String, Integer>> latest = new ArrayList<>();
       try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
           new ByteArrayDeserializer())) {
-        List<TopicPartition> all = new ArrayList<>();
-        for (int p = 0; p < partitions; p++) {
-          all.add(new TopicPartition(changelog, p));
+        for (String changelog : changelogs) {
+          latest.add(latestEntryBytes(consumer, changelog));
         }
-        consumer.assign(all);
-        consumer.seekToBeginning(all);
-        Map<TopicPartition, Long> end = consumer.endOffsets(all);
-        while (all.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-          for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-            String key = new String(record.key(), StandardCharsets.UTF_8);
-            if (record.value() == null) {
-              latest.remove(key);
-            } else {
-              latest.put(key, record.key().length + record.value().length);
-            }
+      }
+      long bytes = latest.stream().flatMap(m -> m.values().stream()).mapToLong(Integer::longValue).sum();
+      int tasks = latest.get(0).size();
+      return tasks == 0 ? Double.NaN : (double) bytes / tasks;
+    }
+
+    /** Key and value bytes of each key's latest entry in {@code changelog}; a deleted key has none. */
+    private Map<String, Integer> latestEntryBytes(KafkaConsumer<byte[], byte[]> consumer, String changelog) {
+      Map<String, Integer> latest = new HashMap<>();
+      List<TopicPartition> all = new ArrayList<>();
+      for (int p = 0; p < partitions; p++) {
+        all.add(new TopicPartition(changelog, p));
+      }
+      consumer.assign(all);
+      consumer.seekToBeginning(all);
+      Map<TopicPartition, Long> end = consumer.endOffsets(all);
+      while (all.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+        for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          String key = new String(record.key(), StandardCharsets.UTF_8);
+          if (record.value() == null) {
+            latest.remove(key);
+          } else {
+            latest.put(key, record.key().length + record.value().length);
           }
         }
       }
-      return latest.values().stream().mapToInt(Integer::intValue).average().orElse(Double.NaN);
+      return latest;
     }
 
     private void progress(String format, Object... args) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.PoolState;
+import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import java.util.ArrayList;
@@ -53,11 +54,13 @@ final class LiveReads {
         yield LiveJson.write(view);
       }
       case TASK -> {
-        TaskCpuState cpu = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition,
-            s -> s.get(TaskKey.keyOf(route.node(), route.id())));
+        String key = TaskKey.keyOf(route.node(), route.id());
+        TaskCpuState stored = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition, s -> s.get(key));
+        TaskCpuState cpu = LiveStores.taskCpu(stored,
+            stored == null ? null : this.<TaskSpec, TaskSpec>query(LiveStores.TASK_SPEC, partition, s -> s.get(key)));
         TaskView view = TaskView.of(route.node(), route.id(), cpu, gate(route.node(), partition));
         if (view == null) {
-          throw ApiException.notFound("no task '" + TaskKey.keyOf(route.node(), route.id())
+          throw ApiException.notFound("no task '" + key
               + "': no sample or spec of it has been seen, or it is gone");
         }
         yield LiveJson.write(view);

@@ -3,10 +3,7 @@ package io.quotaflow.streams.topology;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * This partition's copy of a broadcast config in: stored, and a new cluster config republishes
@@ -45,11 +42,7 @@ final class ConfigApplier extends CpuInput<ConfigBroadcast> {
     if (after.equals(before)) {
       return;
     }
-    List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
-    try (KeyValueIterator<String, TaskCpuState> all = stores.tasks.all()) {
-      all.forEachRemaining(tasks::add);
-    }
-    for (KeyValue<String, TaskCpuState> task : tasks) {
+    for (KeyValue<String, TaskCpuState> task : stores.tasks(state -> true)) {
       String node = task.value.getNode();
       stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.CONFIG_CHANGED,
           timestampMs, after, stores.node(node), stores::capRatio), timestampMs);

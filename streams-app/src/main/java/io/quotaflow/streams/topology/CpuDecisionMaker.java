@@ -308,7 +308,7 @@ final class CpuDecisionMaker {
   }
 
   /** A new state record sharing the nested records of {@code state} (which are replaced, never changed). */
-  private static TaskCpuState copy(TaskCpuState state) {
+  static TaskCpuState copy(TaskCpuState state) {
     return new TaskCpuState(state.getNode(), state.getTask(), state.getSpec(), state.getObservedHardLimitCpu(),
         state.getFirstSeenTsMs(), state.getLastSampleTsMs(), state.getMonitor(), state.getLastDecision());
   }

@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
@@ -17,8 +18,10 @@ public final class LiveStores {
 
   /** Key pool, value {@link io.quotaflow.schemas.avro.PoolState}; one partition (the pool processor's). */
   public static final String POOL_STATE = Names.POOL_STATE_LATEST_STORE;
-  /** Key {@code node/task}, value {@link TaskCpuState}; node-partitioned. */
+  /** Key {@code node/task}, value {@link TaskCpuState} without its spec ({@link #taskCpu} joins it); node-partitioned. */
   public static final String TASK_CPU = Names.TASK_STATE_STORE;
+  /** Key {@code node/task}, value {@link io.quotaflow.schemas.avro.TaskSpec}: the specs of the tasks in {@link #TASK_CPU}. */
+  public static final String TASK_SPEC = Names.TASK_SPEC_STORE;
   /** Key node, value {@link PeakGateStateRecord}; node-partitioned; absent while the node's gate knows no task. */
   public static final String PEAK_GATE = Names.PEAK_GATE_STORE;
   /** Key {@code node/task}, value {@link GateTaskRecord}: the tasks of the gates in {@link #PEAK_GATE}. */
@@ -44,6 +47,14 @@ public final class LiveStores {
   public static List<String> waitQueue(GateView gate) {
     // Profiles do not order the queue: none is looked up.
     return PeakGate.restore(GateRecords.gate(gate.node(), gate.tasks()), operation -> Optional.empty()).queuedTasks();
+  }
+
+  /**
+   * A task's state as {@link #TASK_CPU} holds it, with its spec from {@link #TASK_SPEC} ({@code spec} null: none
+   * stored), as the CPU processor reads the two; null when no state is stored.
+   */
+  public static TaskCpuState taskCpu(TaskCpuState stored, TaskSpec spec) {
+    return stored == null || stored.getSpec() != null || spec == null ? stored : TaskStores.joined(stored, spec);
   }
 
   /** What the task's pool counts for it (DESIGN §1); empty for a task whose hard limit is not known yet. */

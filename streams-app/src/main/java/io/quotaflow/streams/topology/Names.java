@@ -35,6 +35,8 @@ final class Names {
   static final String POOL_CAP_BROADCAST_SINK = "pool-cap-broadcast-sink";
 
   static final String TASK_STATE_STORE = "cpu-task-state";
+  /** Each task's spec, apart from its state: written when a spec arrives, not on every sample (TaskStores). */
+  static final String TASK_SPEC_STORE = "cpu-task-spec";
   static final String NODE_STATUS_STORE = "node-status";
   static final String CONFIG_STORE = "config-state";
   static final String POOL_PARTIALS_STORE = "pool-partials";

@@ -1,13 +1,8 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 /** Node status in: kept for its tasks' hard limits and cgroup layout; a changed layout republishes the node's tasks. */
 final class NodeStatusInput extends CpuInput<NodeStatus> {
@@ -25,11 +20,7 @@ final class NodeStatusInput extends CpuInput<NodeStatus> {
     if (status == null || before != null && before.getThreadsPerCore() == status.getThreadsPerCore()) {
       return; // gone, or the periodic refresh: nothing a decision depends on changed (the cgroup version is the enforcer's)
     }
-    List<KeyValue<String, TaskCpuState>> tasks = new ArrayList<>();
-    try (KeyValueIterator<String, TaskCpuState> range = stores.tasks.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
-      range.forEachRemaining(tasks::add);
-    }
-    for (KeyValue<String, TaskCpuState> task : tasks) {
+    for (KeyValue<String, TaskCpuState> task : stores.tasksOf(node)) {
       stores.apply(task.key, task.value, decisions.onEnvironmentChange(task.value, CpuDecisionMaker.Event.NODE_CHANGED,
           timestampMs, stores.cluster(), status, stores::capRatio), timestampMs);
     }

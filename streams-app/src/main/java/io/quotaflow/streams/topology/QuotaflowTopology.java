@@ -15,6 +15,7 @@ import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.avro.internal.PoolVolumeRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -92,6 +93,8 @@ public final class QuotaflowTopology {
 
     // Read and written on every sample: read through the processor's memo of the states it last wrote (TaskStores).
     topology.addStateStore(writtenPerSample(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
+    // The tasks' specs, kept apart from their states so a sample does not rewrite its task's spec; read with the state.
+    topology.addStateStore(store(TASK_SPEC_STORE, topics.taskSpecs().valueSerde()), CPU_PROCESSOR);
     // Written by the CPU processor alone, which reads each value once (TaskStores); the peak gate reads them as its
     // gates load or reconfigure.
     topology.addStateStore(store(NODE_STATUS_STORE, topics.nodes().valueSerde()), CPU_PROCESSOR);
@@ -138,9 +141,10 @@ public final class QuotaflowTopology {
     return topology;
   }
 
-  /** The changelog topic of the per-task CPU state, for tools that measure or inspect it. */
-  public static String taskStateChangelog(String applicationId) {
-    return applicationId + "-" + TASK_STATE_STORE + "-changelog";
+  /** The changelog topics of the per-task CPU state and of the tasks' specs, for tools that measure or inspect them. */
+  public static List<String> taskChangelogs(String applicationId) {
+    return List.of(applicationId + "-" + TASK_STATE_STORE + "-changelog",
+        applicationId + "-" + TASK_SPEC_STORE + "-changelog");
   }
 
   private static void source(Topology topology, String name, Topic<String, ?> topic) {

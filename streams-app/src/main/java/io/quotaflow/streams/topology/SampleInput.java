@@ -4,10 +4,8 @@ import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * Samples in, CPU decisions out: runs the task's job CPU monitor and publishes a decision on first
@@ -44,16 +42,8 @@ final class SampleInput extends CpuInput<CgroupSample> {
       return;
     }
     nextSweepTsMs = nowTsMs + Math.max(1_000, idleTimeoutMs / 2);
-    List<KeyValue<String, TaskCpuState>> idle = new ArrayList<>();
-    try (KeyValueIterator<String, TaskCpuState> all = stores.tasks.all()) {
-      while (all.hasNext()) {
-        KeyValue<String, TaskCpuState> entry = all.next();
-        TaskCpuState state = entry.value;
-        if (state.getFirstSeenTsMs() != null && nowTsMs - state.getLastSampleTsMs() > idleTimeoutMs) {
-          idle.add(entry);
-        }
-      }
-    }
+    List<KeyValue<String, TaskCpuState>> idle = stores.tasks(
+        state -> state.getFirstSeenTsMs() != null && nowTsMs - state.getLastSampleTsMs() > idleTimeoutMs);
     for (KeyValue<String, TaskCpuState> entry : idle) {
       stores.apply(entry.key, entry.value, decisions.onIdle(entry.value), timestampMs);
     }

@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
@@ -9,20 +10,30 @@ import io.quotaflow.schemas.avro.internal.ConfigBroadcast;
 import io.quotaflow.schemas.avro.internal.PoolPartial;
 import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.avro.internal.PoolPartialSum;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import java.util.function.Predicate;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The node-partitioned stores of the CPU processor, and the one way a task's state changes:
  * {@link #apply} stores the next state, keeps the pool partial sums in step and publishes the
  * decision or tombstone, so no input can update one without the others.
+ *
+ * <p>A task's spec is kept apart from its state ({@link Names#TASK_SPEC_STORE}): the state is written on every
+ * sample, the spec only when a new one arrives, and it was a third of every state write (111 of ~315 B with its key,
+ * at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec as before, so the decisions
+ * see one record; {@link #apply} writes the state without it and the spec when it is another, and {@link #task}
+ * joins them again. States written before the spec moved hold it inline and are read as they are; the first read of
+ * one copies its spec into the spec store, and its next write drops it from the state.
  *
  * <p>The processor is the only writer of these stores (the peak gate reads the node status and config
  * stores), and every write goes through here: so what was read or written of them is kept in memory and
@@ -55,8 +66,10 @@ final class TaskStores {
   /** Built once: a builder fills in every default by deep copy, and this is read on every sample. */
   private static final ClusterConfig DEFAULTS = defaultCluster();
   private final TopologyProbe probe;
-  /** Read through {@link #task} one at a time; iterated directly (every write goes through {@link #apply}). */
-  final KeyValueStore<String, TaskCpuState> tasks;
+  /** Each task's state without its spec (in states written before the spec moved, with it). */
+  private final KeyValueStore<String, TaskCpuState> tasks;
+  /** Each spec'd task's spec, by the key of its state. */
+  private final KeyValueStore<String, TaskSpec> specs;
   private final KeyValueStore<String, NodeStatus> nodes;
   private final KeyValueStore<String, ConfigBroadcast> configs;
   private final KeyValueStore<String, PoolPartial> poolPartials;
@@ -81,6 +94,7 @@ final class TaskStores {
     this.context = context;
     this.probe = probe;
     this.tasks = context.getStateStore(Names.TASK_STATE_STORE);
+    this.specs = context.getStateStore(Names.TASK_SPEC_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
     this.poolPartials = context.getStateStore(Names.POOL_PARTIALS_STORE);
@@ -194,17 +208,74 @@ final class TaskStores {
     }
   }
 
-  /** The task's state, or null when none is stored. */
+  /** The task's state with its spec, or null when none is stored. */
   TaskCpuState task(String key) {
     TaskCpuState known = tasksRead.get(key);
     if (known == null) {
-      known = tasks.get(key);
-      if (known != null) {
+      TaskCpuState stored = tasks.get(key);
+      if (stored != null) {
+        known = withSpec(key, stored);
         shareValues(known);
         tasksRead.put(key, known);
       }
     }
     return known;
+  }
+
+  /**
+   * The tasks whose stored state passes {@code wanted}, each with its spec as {@link #task} reads it, in key order;
+   * {@code wanted} sees the state as stored, without its spec. Collected before the caller changes any of them.
+   */
+  List<KeyValue<String, TaskCpuState>> tasks(Predicate<TaskCpuState> wanted) {
+    try (KeyValueIterator<String, TaskCpuState> all = tasks.all()) {
+      return read(all, wanted);
+    }
+  }
+
+  /** The node's tasks, each with its spec as {@link #task} reads it, in key order. */
+  List<KeyValue<String, TaskCpuState>> tasksOf(String node) {
+    try (KeyValueIterator<String, TaskCpuState> range = tasks.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
+      return read(range, state -> true);
+    }
+  }
+
+  private List<KeyValue<String, TaskCpuState>> read(KeyValueIterator<String, TaskCpuState> stored,
+      Predicate<TaskCpuState> wanted) {
+    List<String> keys = new ArrayList<>();
+    while (stored.hasNext()) {
+      KeyValue<String, TaskCpuState> entry = stored.next();
+      if (wanted.test(entry.value)) {
+        keys.add(entry.key);
+      }
+    }
+    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>(keys.size());
+    for (String key : keys) {
+      out.add(KeyValue.pair(key, task(key)));
+    }
+    return out;
+  }
+
+  /**
+   * {@code stored} with the task's spec: as it is when it holds one (written before the spec moved; its spec is
+   * then copied into the spec store, so the state's next write may leave it out), else a copy joined with the spec
+   * store's. A copy, because {@code stored} may be the very value waiting in the write-back for the commit.
+   */
+  private TaskCpuState withSpec(String key, TaskCpuState stored) {
+    if (stored.getSpec() != null) {
+      if (specs.get(key) == null) {
+        specs.put(key, stored.getSpec());
+      }
+      return stored;
+    }
+    TaskSpec spec = specs.get(key);
+    return spec == null ? stored : joined(stored, shared(spec));
+  }
+
+  /** {@code state} holding {@code spec}: how a task's state and its spec, stored apart, are read as one. */
+  static TaskCpuState joined(TaskCpuState state, TaskSpec spec) {
+    TaskCpuState whole = CpuDecisionMaker.copy(state);
+    whole.setSpec(spec);
+    return whole;
   }
 
   /**
@@ -251,12 +322,25 @@ final class TaskStores {
   }
 
   void apply(String key, TaskCpuState before, CpuDecisionMaker.Outcome outcome, long timestampMs) {
-    if (outcome.state() == null) {
+    TaskCpuState after = outcome.state();
+    TaskSpec specBefore = before == null ? null : before.getSpec();
+    if (after == null) {
       tasks.delete(key);
       tasksRead.remove(key);
-    } else if (outcome.state() != before) {
-      tasks.put(key, outcome.state());
-      tasksRead.put(key, outcome.state());
+      if (specBefore != null) {
+        specs.delete(key);
+      }
+    } else if (after != before) {
+      TaskSpec spec = after.getSpec();
+      if (spec != specBefore) { // a spec is never changed in place: another one is another instance
+        if (spec == null) {
+          specs.delete(key);
+        } else {
+          specs.put(key, spec);
+        }
+      }
+      tasks.put(key, spec == null ? after : joined(after, null));
+      tasksRead.put(key, after);
     }
     updatePoolPartials(before, outcome.state());
     if (outcome.tombstone()) {

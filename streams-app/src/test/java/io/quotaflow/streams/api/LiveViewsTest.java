@@ -59,8 +59,10 @@ class LiveViewsTest {
     return new LiveStores.GateView(node, tasks);
   }
 
+  /** The task's state with its spec, as the live-state API reads the two stores. */
   private TaskCpuState cpu(String task) {
-    return offline.driver().<String, TaskCpuState>getKeyValueStore(LiveStores.TASK_CPU).get("n1/" + task);
+    return LiveStores.taskCpu(offline.driver().<String, TaskCpuState>getKeyValueStore(LiveStores.TASK_CPU).get("n1/" + task),
+        offline.driver().<String, TaskSpec>getKeyValueStore(LiveStores.TASK_SPEC).get("n1/" + task));
   }
 
   private NodeStatus status() {

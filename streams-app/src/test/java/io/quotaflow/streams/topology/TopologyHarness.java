@@ -19,7 +19,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -102,6 +104,11 @@ final class TopologyHarness implements AutoCloseable {
   /** Raw bytes onto {@code topic}, for records no serializer would write. */
   TestInputTopic<String, byte[]> rawInput(String topic) {
     return offline.driver().createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
+  }
+
+  /** What was written to {@code topic} (a changelog, say), as bytes. */
+  TestOutputTopic<String, byte[]> rawOutput(String topic) {
+    return offline.driver().createOutputTopic(topic, new StringDeserializer(), new ByteArrayDeserializer());
   }
 
   List<TestRecord<String, GateTable>> drainTables() {
