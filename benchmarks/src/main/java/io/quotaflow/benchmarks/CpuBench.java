@@ -71,6 +71,8 @@ public final class CpuBench implements Callable<Integer> {
 
   /** The feed keeps a few arrays per task in this JVM next to the broker and the app. */
   static final int MAX_TASKS = 10_000_000;
+  /** Kafka Streams names a store's changelog {@code <application.id>-<store>-changelog}. */
+  private static final String CHANGELOG_SUFFIX = "-changelog";
 
   @Option(names = "--nodes", paramLabel = "N", defaultValue = "100", description = "Synthetic nodes (default: ${DEFAULT-VALUE}).")
   int nodes;
@@ -369,17 +371,27 @@ public final class CpuBench implements Callable<Integer> {
       long samplesBytes = 0;
       long changelogBytes = 0;
       long otherBytes = 0;
+      Map<String, Long> byStore = new TreeMap<>();
+      String changelogPrefix = applicationId + "-";
       for (Map.Entry<String, Long> topic : BrokerLogs.bytesByTopic(admin).entrySet()) {
-        if (topic.getKey().equals(topics.samples().name())) {
+        String name = topic.getKey();
+        if (name.equals(topics.samples().name())) {
           samplesBytes += topic.getValue();
-        } else if (topic.getKey().startsWith(applicationId + "-") && topic.getKey().endsWith("-changelog")) {
+        } else if (name.startsWith(changelogPrefix) && name.endsWith(CHANGELOG_SUFFIX)) {
           changelogBytes += topic.getValue();
-        } else if (topic.getKey().startsWith(topics.settings().prefix())) {
+          byStore.put(name.substring(changelogPrefix.length(), name.length() - CHANGELOG_SUFFIX.length()), topic.getValue());
+        } else if (name.startsWith(topics.settings().prefix())) {
           otherBytes += topic.getValue();
         }
       }
-      progress("broker log per sample taken (%,d samples): samples %.0f B, changelogs %.0f B, the app's other topics %.0f B",
-          samples, (double) samplesBytes / samples, (double) changelogBytes / samples, (double) otherBytes / samples);
+      StringBuilder stores = new StringBuilder();
+      byStore.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .filter(store -> store.getValue() >= samples) // 1 B per sample or more
+          .forEach(store -> stores.append(stores.isEmpty() ? "" : ", ")
+              .append(String.format(Locale.ROOT, "%s %.0f", store.getKey(), (double) store.getValue() / samples)));
+      progress("broker log per sample taken (%,d samples): samples %.0f B, changelogs %.0f B (%s), the app's other topics %.0f B",
+          samples, (double) samplesBytes / samples, (double) changelogBytes / samples, stores,
+          (double) otherBytes / samples);
     }
 
     private void awaitAllCommitted(Duration timeout) throws Exception {
