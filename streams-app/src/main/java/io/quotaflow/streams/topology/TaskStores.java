@@ -29,8 +29,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * decision or tombstone, so no input can update one without the others.
  *
  * <p>A task's spec is kept apart from its state ({@link Names#TASK_SPEC_STORE}): the state is written on every
- * sample, the spec only when a new one arrives, and it was a third of every state write (111 of ~315 B with its key,
- * at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec as before, so the decisions
+ * sample, the spec only when a new one arrives, and it would be a third of every state write (111 of ~315 B with
+ * its key, at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec, so the decisions
  * see one record; {@link #apply} writes the state without it and the spec when it is another, and {@link #task}
  * joins them again. States written before the spec moved hold it inline and are read as they are; the first read of
  * one copies its spec into the spec store, and its next write drops it from the state.
