@@ -214,11 +214,17 @@ final class TaskStores {
     if (known == null) {
       TaskCpuState stored = tasks.get(key);
       if (stored != null) {
-        known = withSpec(key, stored);
-        shareValues(known);
-        tasksRead.put(key, known);
+        known = remember(key, stored);
       }
     }
+    return known;
+  }
+
+  /** {@code stored}, the state read from the store for {@code key}, with its spec and shared values, kept in the memo. */
+  private TaskCpuState remember(String key, TaskCpuState stored) {
+    TaskCpuState known = withSpec(key, stored);
+    shareValues(known);
+    tasksRead.put(key, known);
     return known;
   }
 
@@ -241,16 +247,13 @@ final class TaskStores {
 
   private List<KeyValue<String, TaskCpuState>> read(KeyValueIterator<String, TaskCpuState> stored,
       Predicate<TaskCpuState> wanted) {
-    List<String> keys = new ArrayList<>();
+    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>();
     while (stored.hasNext()) {
       KeyValue<String, TaskCpuState> entry = stored.next();
       if (wanted.test(entry.value)) {
-        keys.add(entry.key);
+        TaskCpuState known = tasksRead.get(entry.key); // the memo's is the one the next write replaces
+        out.add(KeyValue.pair(entry.key, known != null ? known : remember(entry.key, entry.value)));
       }
-    }
-    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      out.add(KeyValue.pair(key, task(key)));
     }
     return out;
   }
@@ -339,7 +342,7 @@ final class TaskStores {
           specs.put(key, spec);
         }
       }
-      tasks.put(key, spec == null ? after : joined(after, null));
+      tasks.put(key, spec == null ? after : joined(after, null)); // stored without its spec
       tasksRead.put(key, after);
     }
     updatePoolPartials(before, outcome.state());

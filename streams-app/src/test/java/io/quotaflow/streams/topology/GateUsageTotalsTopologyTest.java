@@ -1,6 +1,7 @@
 package io.quotaflow.streams.topology;
 
 import static io.quotaflow.streams.topology.TopologyHarness.T0;
+import static io.quotaflow.streams.topology.TopologyHarness.entries;
 import static io.quotaflow.streams.topology.TopologyHarness.memorySample;
 import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,7 +13,6 @@ import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
@@ -119,8 +119,7 @@ class GateUsageTotalsTopologyTest {
   private static void copyAsAnOlderVersionKeptThem(TopologyHarness from, TopologyHarness to) {
     for (String store : List.of(Names.CONFIG_STORE, Names.NODE_STATUS_STORE, Names.PEAK_GATE_STORE,
         Names.GATE_TABLE_STORE)) {
-      KeyValueStore<String, Object> target = to.store(store);
-      entries(from.<Object>store(store)).forEach(kv -> target.put(kv.key, kv.value));
+      from.copyStore(store, to, value -> value);
     }
     KeyValueStore<String, GateTaskRecord> tasks = to.store(Names.PEAK_GATE_TASKS_STORE);
     KeyValueStore<String, TaskUsageStatsRecord> old = to.store(Names.MEMORY_USAGE_STATS_STORE);
@@ -129,14 +128,6 @@ class GateUsageTotalsTopologyTest {
         old.put(kv.key, kv.value.getUsage());
       }
       tasks.put(kv.key, GateTaskRecord.newBuilder(kv.value).setUsage(null).build());
-    }
-  }
-
-  private static <V> List<KeyValue<String, V>> entries(KeyValueStore<String, V> store) {
-    try (KeyValueIterator<String, V> all = store.all()) {
-      List<KeyValue<String, V>> out = new java.util.ArrayList<>();
-      all.forEachRemaining(out::add);
-      return out;
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.quotaflow.streams.topology;
 
 import static io.quotaflow.streams.topology.TopologyHarness.T0;
+import static io.quotaflow.streams.topology.TopologyHarness.entries;
 import static io.quotaflow.streams.topology.TopologyHarness.sample;
 import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,8 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
@@ -165,12 +164,10 @@ class TaskSpecStoreTopologyTest {
   private static void copy(TopologyHarness from, TopologyHarness to, boolean specsApart,
       UnaryOperator<TaskCpuState> asStored) {
     for (String store : CPU_STORES) {
-      if (store.equals(Names.TASK_SPEC_STORE) && !specsApart) {
-        continue;
-      }
-      KeyValueStore<String, Object> target = to.store(store);
-      for (KeyValue<String, Object> kv : entries(from.<Object>store(store))) {
-        target.put(kv.key, store.equals(Names.TASK_STATE_STORE) ? asStored.apply((TaskCpuState) kv.value) : kv.value);
+      if (store.equals(Names.TASK_STATE_STORE)) {
+        from.copyStore(store, to, asStored);
+      } else if (specsApart || !store.equals(Names.TASK_SPEC_STORE)) {
+        from.copyStore(store, to, value -> value);
       }
     }
   }
@@ -185,13 +182,5 @@ class TaskSpecStoreTopologyTest {
 
   private static List<?> changelog(TopologyHarness h, String topic) {
     return h.rawOutput(topic).readRecordsToList();
-  }
-
-  private static <V> List<KeyValue<String, V>> entries(KeyValueStore<String, V> store) {
-    List<KeyValue<String, V>> out = new ArrayList<>();
-    try (KeyValueIterator<String, V> all = store.all()) {
-      all.forEachRemaining(out::add);
-    }
-    return out;
   }
 }

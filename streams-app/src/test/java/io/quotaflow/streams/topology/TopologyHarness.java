@@ -18,13 +18,16 @@ import io.quotaflow.streams.simulate.OfflineDriver;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.test.TestRecord;
 
 /** The real topology offline ({@link OfflineDriver}), with typed topics to drive it and sample builders. */
@@ -142,6 +145,21 @@ final class TopologyHarness implements AutoCloseable {
   /** A key-value store of the topology as the processors left it. */
   <V> org.apache.kafka.streams.state.KeyValueStore<String, V> store(String name) {
     return offline.driver().getKeyValueStore(name);
+  }
+
+  /** Every entry of store {@code name} into the same store of {@code to}, each value through {@code asStored}. */
+  <V> void copyStore(String name, TopologyHarness to, UnaryOperator<V> asStored) {
+    org.apache.kafka.streams.state.KeyValueStore<String, V> target = to.store(name);
+    entries(this.<V>store(name)).forEach(kv -> target.put(kv.key, asStored.apply(kv.value)));
+  }
+
+  /** A store's entries in key order. */
+  static <V> List<KeyValue<String, V>> entries(org.apache.kafka.streams.state.KeyValueStore<String, V> store) {
+    List<KeyValue<String, V>> out = new ArrayList<>();
+    try (KeyValueIterator<String, V> all = store.all()) {
+      all.forEachRemaining(out::add);
+    }
+    return out;
   }
 
   List<TestRecord<String, CpuDecision>> drain() {
