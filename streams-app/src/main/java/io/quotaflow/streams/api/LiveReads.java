@@ -56,7 +56,7 @@ final class LiveReads {
       case TASK -> {
         String key = TaskKey.keyOf(route.node(), route.id());
         TaskCpuState stored = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition, s -> s.get(key));
-        TaskCpuState cpu = LiveStores.taskCpu(stored,
+        TaskCpuState cpu = LiveStores.taskCpu(key, stored,
             stored == null ? null : this.<TaskSpec, TaskSpec>query(LiveStores.TASK_SPEC, partition, s -> s.get(key)));
         TaskView view = TaskView.of(route.node(), route.id(), cpu, gate(route.node(), partition));
         if (view == null) {
@@ -78,7 +78,7 @@ final class LiveReads {
     List<GateTaskRecord> tasks = this.<GateTaskRecord, List<GateTaskRecord>>query(LiveStores.PEAK_GATE_TASKS, partition, s -> {
       List<GateTaskRecord> all = new ArrayList<>();
       try (KeyValueIterator<String, GateTaskRecord> it = s.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
-        it.forEachRemaining(kv -> all.add(kv.value));
+        it.forEachRemaining(kv -> all.add(LiveStores.gateTask(kv.key, kv.value)));
       }
       return all;
     });

@@ -136,7 +136,7 @@ final class CpuDecisionMaker {
     if (firedVotesSum != null) {
       decision.setVotesSum(firedVotesSum);
     }
-    current.setLastDecision(decision);
+    current.setLastDecision(kept(decision));
     return new Outcome(current, decision, withdrawFirst, late);
   }
 
@@ -189,7 +189,7 @@ final class CpuDecisionMaker {
       return Outcome.keep(state);
     }
     TaskCpuState next = copy(state);
-    next.setLastDecision(decision);
+    next.setLastDecision(kept(decision));
     return new Outcome(next, decision, false, false);
   }
 
@@ -250,6 +250,16 @@ final class CpuDecisionMaker {
     double now = effectiveLimit(state, caps);
     double before = last.getEffectiveLimitCpu();
     return before == 0 ? now > 0 : Math.abs(now - before) >= POOL_CAP_MIN_CHANGE * before;
+  }
+
+  /**
+   * {@code decision} as a state keeps it, its last: without its ids, which are the state's (and its key's), so a
+   * state written on every sample does not repeat them (StoredTaskState). Nested records are shared.
+   */
+  static CpuDecision kept(CpuDecision decision) {
+    return new CpuDecision("", "", decision.getTsMs(), decision.getHardLimitCpu(), decision.getSoftLimitCpu(),
+        decision.getEffectiveLimitCpu(), decision.getSmoothedUsageCpu(), decision.getVotesSum(), decision.getReason(),
+        decision.getApply(), decision.getCgroup());
   }
 
   /** What an enforcer or a pool would notice; the reason, time and smoothed usage do not count. */

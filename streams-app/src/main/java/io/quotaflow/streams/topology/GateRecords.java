@@ -1,5 +1,6 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.FreezeAction;
@@ -125,6 +126,15 @@ final class GateRecords {
     return new GateClockRecord(streamTimeMs, clockRecordTsMs);
   }
 
+  /**
+   * A task record read from the store under {@code key} ({@code node/task}), with the key's task id: a copy, since
+   * {@code stored} may be the processor's own record waiting in the write-back for the commit. Records written
+   * before the id was left to the key hold it; they are read the same way.
+   */
+  static GateTaskRecord read(String key, GateTaskRecord stored) {
+    return GateTaskRecord.newBuilder(stored).setTask(TaskKey.parse(key).task()).build();
+  }
+
   static TaskGateState task(GateTaskRecord t) {
     TaskMemorySpec spec = t.getHasSpec()
         ? new TaskMemorySpec(t.getTask(), t.getOperation(), t.getMemoryNormalBytes(), t.getMemoryPeakBytes(),
@@ -137,11 +147,12 @@ final class GateRecords {
 
   /**
    * The task's record: its gate state, its usage totals while it is live ({@code usage} may be null) and its
-   * gate's clock now ({@code node}'s).
+   * gate's clock now ({@code node}'s). Its task id is left to its key ({@link #read}): a record written on every
+   * sample need not repeat an id of up to 128 characters.
    */
   static GateTaskRecord task(TaskGateState t, TaskUsageStats usage, NodeGate node) {
     TaskMemorySpec spec = t.spec();
-    return GateTaskRecord.newBuilder().setTask(t.task()).setHasSpec(spec != null)
+    return GateTaskRecord.newBuilder().setTask("").setHasSpec(spec != null)
         .setOperation(spec == null ? "" : spec.operation())
         .setMemoryNormalBytes(spec == null ? null : spec.memoryNormalBytes())
         .setMemoryPeakBytes(spec == null ? null : spec.memoryPeakBytes())

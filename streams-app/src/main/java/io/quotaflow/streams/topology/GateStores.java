@@ -151,13 +151,13 @@ final class GateStores {
     List<GateTaskRecord> tasks = new ArrayList<>();
     try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
       all.forEachRemaining(kv -> {
-        // An equal string: a record still waiting for the commit (this processor's own write) encodes the same.
-        kv.value.setOperation(operations.of(kv.value.getOperation()));
-        if (kv.value.getUsage() != null) {
-          kv.value.getUsage().setOperation(operations.of(kv.value.getUsage().getOperation()));
+        GateTaskRecord task = GateRecords.read(kv.key, kv.value);
+        task.setOperation(operations.of(task.getOperation()));
+        if (task.getUsage() != null) {
+          task.getUsage().setOperation(operations.of(task.getUsage().getOperation()));
         }
-        tasks.add(kv.value);
-        readUsage(kv.key, kv.value);
+        tasks.add(task);
+        readUsage(kv.key, task);
       });
     }
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);

@@ -18,13 +18,16 @@ public final class LiveStores {
 
   /** Key pool, value {@link io.quotaflow.schemas.avro.PoolState}; one partition (the pool processor's). */
   public static final String POOL_STATE = Names.POOL_STATE_LATEST_STORE;
-  /** Key {@code node/task}, value {@link TaskCpuState} without its spec ({@link #taskCpu} joins it); node-partitioned. */
+  /** Key {@code node/task}, value {@link TaskCpuState} without its spec and ids ({@link #taskCpu} joins them); node-partitioned. */
   public static final String TASK_CPU = Names.TASK_STATE_STORE;
   /** Key {@code node/task}, value {@link io.quotaflow.schemas.avro.TaskSpec}: the specs of the tasks in {@link #TASK_CPU}. */
   public static final String TASK_SPEC = Names.TASK_SPEC_STORE;
   /** Key node, value {@link PeakGateStateRecord}; node-partitioned; absent while the node's gate knows no task. */
   public static final String PEAK_GATE = Names.PEAK_GATE_STORE;
-  /** Key {@code node/task}, value {@link GateTaskRecord}: the tasks of the gates in {@link #PEAK_GATE}. */
+  /**
+   * Key {@code node/task}, value {@link GateTaskRecord} without its task id ({@link #gateTask} sets it): the tasks of
+   * the gates in {@link #PEAK_GATE}.
+   */
   public static final String PEAK_GATE_TASKS = Names.PEAK_GATE_TASKS_STORE;
 
   /** A node's gate as the stores hold it: its settings and clock, and its tasks. */
@@ -50,11 +53,16 @@ public final class LiveStores {
   }
 
   /**
-   * A task's state as {@link #TASK_CPU} holds it, with its spec from {@link #TASK_SPEC} ({@code spec} null: none
-   * stored), as the CPU processor reads the two; null when no state is stored.
+   * A task's state as {@link #TASK_CPU} holds it under {@code key}, with its spec from {@link #TASK_SPEC} ({@code
+   * spec} null: none stored) and its key's ids, as the CPU processor reads the two; null when no state is stored.
    */
-  public static TaskCpuState taskCpu(TaskCpuState stored, TaskSpec spec) {
-    return stored == null || stored.getSpec() != null || spec == null ? stored : TaskStores.joined(stored, spec);
+  public static TaskCpuState taskCpu(String key, TaskCpuState stored, TaskSpec spec) {
+    return stored == null ? null : StoredTaskState.read(key, stored, spec);
+  }
+
+  /** A task record as {@link #PEAK_GATE_TASKS} holds it under {@code key}, with the key's task id, as the gate reads it. */
+  public static GateTaskRecord gateTask(String key, GateTaskRecord stored) {
+    return GateRecords.read(key, stored);
   }
 
   /** What the task's pool counts for it (DESIGN §1); empty for a task whose hard limit is not known yet. */

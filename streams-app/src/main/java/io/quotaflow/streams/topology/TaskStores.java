@@ -30,10 +30,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p>A task's spec is kept apart from its state ({@link Names#TASK_SPEC_STORE}): the state is written on every
  * sample, the spec only when a new one arrives, and it would be a third of every state write (111 of ~315 B with
- * its key, at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec, so the decisions
- * see one record; {@link #apply} writes the state without it and the spec when it is another, and {@link #task}
- * joins them again. States written before the spec moved hold it inline and are read as they are; the first read of
- * one copies its spec into the spec store, and its next write drops it from the state.
+ * its key, at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec and its ids, so the
+ * decisions see one record; {@link #apply} writes the state without them ({@link StoredTaskState}) and the spec when
+ * it is another, and {@link #task} joins them again. States written before
+ * the spec moved hold it inline and are read with it; the first read of one copies its spec into the spec store, and
+ * its next write drops it from the state.
  *
  * <p>The processor is the only writer of these stores (the peak gate reads the node status and config
  * stores), and every write goes through here: so what was read or written of them is kept in memory and
@@ -230,7 +231,8 @@ final class TaskStores {
 
   /**
    * The tasks whose stored state passes {@code wanted}, each with its spec as {@link #task} reads it, in key order;
-   * {@code wanted} sees the state as stored, without its spec. Collected before the caller changes any of them.
+   * {@code wanted} sees the state as stored, without its spec and ids. Collected before the caller changes any of
+   * them.
    */
   List<KeyValue<String, TaskCpuState>> tasks(Predicate<TaskCpuState> wanted) {
     try (KeyValueIterator<String, TaskCpuState> all = tasks.all()) {
@@ -259,35 +261,27 @@ final class TaskStores {
   }
 
   /**
-   * {@code stored} with the task's spec: as it is when it holds one (written before the spec moved; its spec is
-   * then copied into the spec store, so the state's next write may leave it out), else a copy joined with the spec
-   * store's. A copy, because {@code stored} may be the very value waiting in the write-back for the commit.
+   * {@code stored} as the processor keeps it ({@link StoredTaskState#read}): with its key's ids and its spec, the one
+   * it holds (written before the spec moved, whose spec is then copied into the spec store, so the state's next write
+   * may leave it out) or the spec store's.
    */
   private TaskCpuState withSpec(String key, TaskCpuState stored) {
     if (stored.getSpec() != null) {
       if (specs.get(key) == null) {
         specs.put(key, stored.getSpec());
       }
-      return stored;
+      return StoredTaskState.read(key, stored, null);
     }
     TaskSpec spec = specs.get(key);
-    return spec == null ? stored : joined(stored, shared(spec));
-  }
-
-  /** {@code state} holding {@code spec}: how a task's state and its spec, stored apart, are read as one. */
-  static TaskCpuState joined(TaskCpuState state, TaskSpec spec) {
-    TaskCpuState whole = CpuDecisionMaker.copy(state);
-    whole.setSpec(spec);
-    return whole;
+    return StoredTaskState.read(key, stored, spec == null ? null : shared(spec));
   }
 
   /**
    * Points the fields of a state read from the store that many tasks have in common at one instance each (its
-   * node, its spec's as {@link #shared(TaskSpec)} does, its decision's reason), the task id of its spec and decision at
-   * its own. Each field keeps its value, so a state that was waiting for the commit (one this processor wrote, not
-   * decoded) is the same after it. A decoded state held ten strings of its own, ~500 B of the ~1 KiB it kept on the
-   * heap while memoised or waiting for the commit; its successors share them ({@link CpuDecisionMaker} copies states
-   * field by field).
+   * node, its spec's as {@link #shared(TaskSpec)} does, its decision's reason), its spec's task id at its own. Each
+   * field keeps its value, so a decision shared with a state that waits for the commit is the same after it. A
+   * decoded state held ten strings of its own, ~500 B of the ~1 KiB it kept on the heap while memoised or waiting
+   * for the commit; its successors share them ({@link CpuDecisionMaker} copies states field by field).
    */
   private void shareValues(TaskCpuState state) {
     state.setNode(strings.of(state.getNode()));
@@ -298,8 +292,6 @@ final class TaskStores {
     }
     CpuDecision decision = state.getLastDecision();
     if (decision != null) {
-      decision.setNode(sameOr(state.getNode(), decision.getNode()));
-      decision.setTask(sameOr(state.getTask(), decision.getTask()));
       decision.setReason(strings.of(decision.getReason()));
     }
   }
@@ -342,7 +334,7 @@ final class TaskStores {
           specs.put(key, spec);
         }
       }
-      tasks.put(key, spec == null ? after : joined(after, null)); // stored without its spec
+      tasks.put(key, StoredTaskState.stored(after));
       tasksRead.put(key, after);
     }
     updatePoolPartials(before, outcome.state());

@@ -54,15 +54,16 @@ class LiveViewsTest {
     try (org.apache.kafka.streams.state.KeyValueIterator<String, GateTaskRecord> all = offline.driver()
         .<String, GateTaskRecord>getKeyValueStore(LiveStores.PEAK_GATE_TASKS)
         .prefixScan("n1/", new org.apache.kafka.common.serialization.StringSerializer())) {
-      all.forEachRemaining(kv -> tasks.add(kv.value));
+      all.forEachRemaining(kv -> tasks.add(LiveStores.gateTask(kv.key, kv.value)));
     }
     return new LiveStores.GateView(node, tasks);
   }
 
   /** The task's state with its spec, as the live-state API reads the two stores. */
   private TaskCpuState cpu(String task) {
-    return LiveStores.taskCpu(offline.driver().<String, TaskCpuState>getKeyValueStore(LiveStores.TASK_CPU).get("n1/" + task),
-        offline.driver().<String, TaskSpec>getKeyValueStore(LiveStores.TASK_SPEC).get("n1/" + task));
+    String key = "n1/" + task;
+    return LiveStores.taskCpu(key, offline.driver().<String, TaskCpuState>getKeyValueStore(LiveStores.TASK_CPU).get(key),
+        offline.driver().<String, TaskSpec>getKeyValueStore(LiveStores.TASK_SPEC).get(key));
   }
 
   private NodeStatus status() {

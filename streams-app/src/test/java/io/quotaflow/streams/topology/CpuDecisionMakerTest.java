@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
+import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
@@ -36,7 +37,9 @@ class CpuDecisionMakerTest {
     assertThat(running.getSpec()).isSameAs(first);
     assertThat(changed.state().getSpec()).isSameAs(second);
     assertThat(changed.decision()).isNotNull();
-    assertThat(changed.state().getLastDecision()).isSameAs(changed.decision());
+    assertThat(changed.state().getLastDecision()).as("kept without the ids the state has")
+        .isEqualTo(CpuDecision.newBuilder(changed.decision()).setNode("").setTask("").build());
+    assertThat(changed.decision().getNode() + "/" + changed.decision().getTask()).isEqualTo("n1/t1");
     assertThat(changed.state().getMonitor().getHardLimitCpu()).isEqualTo(4.0);
   }
 
@@ -55,7 +58,9 @@ class CpuDecisionMakerTest {
     assertThat(capped.decision()).isNotNull();
     assertThat(capped.state()).isNotSameAs(running);
     assertThat(capped.state().getSpec()).isSameAs(spec);
-    assertThat(capped.state().getLastDecision()).isSameAs(capped.decision());
+    assertThat(capped.state().getLastDecision())
+        .isEqualTo(CpuDecision.newBuilder(capped.decision()).setNode("").setTask("").build());
+    assertThat(capped.decision().getNode() + "/" + capped.decision().getTask()).isEqualTo("n1/t1");
   }
 
   private static TaskSpec spec(double ncpus) {

@@ -6,6 +6,7 @@ import static io.quotaflow.streams.topology.TopologyHarness.memorySample;
 import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
@@ -38,6 +39,7 @@ class GateUsageTotalsTopologyTest {
       assertThat(totals.getSumBytes()).isEqualTo(150 * MB);
       assertThat(totals.getMaxBytes()).isEqualTo(50 * MB);
       assertThat(totals.getOperation()).isEqualTo("etl");
+      assertThat(task(h, "n1/x").getTask()).as("the task id is left to the key").isEmpty();
       assertThat(entries(h.store(Names.MEMORY_USAGE_STATS_STORE))).as("the old store is not written").isEmpty();
 
       gone(h, ts);
@@ -114,12 +116,12 @@ class GateUsageTotalsTopologyTest {
 
   /**
    * {@code to}'s gate stores as an app before the move leaves them: what {@code from} holds, with each task's totals
-   * in {@code memory-usage-stats} rather than in its record.
+   * in {@code memory-usage-stats} rather than in its record, and its id in its record as well as its key.
    */
   private static void copyAsAnOlderVersionKeptThem(TopologyHarness from, TopologyHarness to) {
     for (String store : List.of(Names.CONFIG_STORE, Names.NODE_STATUS_STORE, Names.PEAK_GATE_STORE,
         Names.GATE_TABLE_STORE)) {
-      from.copyStore(store, to, value -> value);
+      from.copyStore(store, to, (key, value) -> value);
     }
     KeyValueStore<String, GateTaskRecord> tasks = to.store(Names.PEAK_GATE_TASKS_STORE);
     KeyValueStore<String, TaskUsageStatsRecord> old = to.store(Names.MEMORY_USAGE_STATS_STORE);
@@ -127,7 +129,7 @@ class GateUsageTotalsTopologyTest {
       if (kv.value.getUsage() != null) {
         old.put(kv.key, kv.value.getUsage());
       }
-      tasks.put(kv.key, GateTaskRecord.newBuilder(kv.value).setUsage(null).build());
+      tasks.put(kv.key, GateTaskRecord.newBuilder(kv.value).setUsage(null).setTask(TaskKey.parse(kv.key).task()).build());
     }
   }
 }

@@ -6,6 +6,7 @@ import static io.quotaflow.streams.topology.TopologyHarness.sample;
 import static io.quotaflow.streams.topology.TopologyHarness.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
@@ -18,14 +19,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.UnaryOperator;
+import java.util.function.BiFunction;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 
 /**
  * A task's spec is kept in a store of its own, written when a spec arrives, while its state, written on every
- * sample, is stored without it; the processor reads the two as one, and reads states an older version wrote with
- * the spec inside.
+ * sample, is stored without it and without the ids its key says; the processor reads the two as one, with the key's
+ * ids, and reads states an older version wrote with the spec and the ids inside.
  */
 class TaskSpecStoreTopologyTest {
 
@@ -43,10 +44,16 @@ class TaskSpecStoreTopologyTest {
       h.run("n1", "t1", T0, 0, 0.5, 1000, 10);
 
       assertThat(specs(h).get("n1/t1")).isEqualTo(spec);
-      assertThat(states(h).get("n1/t1").getSpec()).as("stored without its spec").isNull();
+      TaskCpuState stored = states(h).get("n1/t1");
+      assertThat(stored.getSpec()).as("stored without its spec").isNull();
+      assertThat(List.of(stored.getNode(), stored.getTask(), stored.getLastDecision().getNode(),
+          stored.getLastDecision().getTask())).as("nor the ids its key says").containsOnly("");
       assertThat(changelog(h, SPEC_CHANGELOG)).as("one spec, one write").hasSize(1);
       assertThat(changelog(h, STATE_CHANGELOG)).as("the state, on every sample").hasSizeGreaterThanOrEqualTo(10);
-      assertThat(h.drain()).extracting(r -> r.value().getReason()).first().isEqualTo("INITIAL");
+      assertThat(h.drain()).first().satisfies(r -> {
+        assertThat(r.value().getReason()).isEqualTo("INITIAL");
+        assertThat(r.value().getNode() + "/" + r.value().getTask()).as("published with its ids").isEqualTo("n1/t1");
+      });
     }
   }
 
@@ -73,7 +80,7 @@ class TaskSpecStoreTopologyTest {
   void aProcessorStartedFromTheStoresDecidesAsTheOneThatKeptRunning() {
     try (TopologyHarness running = new TopologyHarness(); TopologyHarness restarted = new TopologyHarness()) {
       long ts = before(running);
-      copy(running, restarted, true, state -> state);
+      copy(running, restarted, true, (key, state) -> state);
       assertThat(entries(specs(restarted))).extracting(kv -> kv.key).containsExactly("n1/t1", "n1/t2");
 
       Map<String, List<String>> expected = after(running, ts);
@@ -86,18 +93,25 @@ class TaskSpecStoreTopologyTest {
   }
 
   @Test
-  void statesAnOlderVersionWroteWithTheirSpecInsideAreReadWithItAndWrittenWithout() {
+  void statesAnOlderVersionWroteWithTheirSpecAndIdsInsideAreReadWithThemAndWrittenWithout() {
     try (TopologyHarness running = new TopologyHarness(); TopologyHarness upgraded = new TopologyHarness()) {
       long ts = before(running);
       KeyValueStore<String, TaskSpec> kept = specs(running);
-      copy(running, upgraded, false, state -> {
-        TaskSpec spec = kept.get(state.getNode() + "/" + state.getTask());
-        return spec == null ? state : TaskCpuState.newBuilder(state).setSpec(spec).build();
+      copy(running, upgraded, false, (key, state) -> {
+        TaskKey ids = TaskKey.parse(key);
+        CpuDecision last = state.getLastDecision();
+        return TaskCpuState.newBuilder(state).setNode(ids.node()).setTask(ids.task()).setSpec(kept.get(key))
+            .setLastDecision(last == null ? null
+                : CpuDecision.newBuilder(last).setNode(ids.node()).setTask(ids.task()).build())
+            .build();
       });
 
       assertThat(after(upgraded, ts)).isEqualTo(after(running, ts));
       assertThat(entries(specs(upgraded))).extracting(kv -> kv.key).as("moved when read").contains("n1/t1", "n1/t2");
-      assertThat(states(upgraded).get("n1/t1").getSpec()).as("written without it").isNull();
+      TaskCpuState rewritten = states(upgraded).get("n1/t1");
+      assertThat(rewritten.getSpec()).as("written without it").isNull();
+      assertThat(List.of(rewritten.getNode(), rewritten.getTask(), rewritten.getLastDecision().getNode()))
+          .as("and without ids").containsOnly("");
     }
   }
 
@@ -132,7 +146,11 @@ class TaskSpecStoreTopologyTest {
     }
     h.pipeSample(sample("n1", "t2", t, 9_000_000L));
     Map<String, List<String>> out = new TreeMap<>();
-    h.drain().forEach(r -> out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(describe(r.value())));
+    h.drain().forEach(r -> {
+      assertThat(r.value() == null ? r.key() : r.value().getNode() + "/" + r.value().getTask())
+          .as("a decision's ids, which the store leaves to its key").isEqualTo(r.key());
+      out.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(describe(r.value()));
+    });
     return out;
   }
 
@@ -162,12 +180,12 @@ class TaskSpecStoreTopologyTest {
    * store too when {@code specsApart}, as this version keeps them.
    */
   private static void copy(TopologyHarness from, TopologyHarness to, boolean specsApart,
-      UnaryOperator<TaskCpuState> asStored) {
+      BiFunction<String, TaskCpuState, TaskCpuState> asStored) {
     for (String store : CPU_STORES) {
       if (store.equals(Names.TASK_STATE_STORE)) {
         from.copyStore(store, to, asStored);
       } else if (specsApart || !store.equals(Names.TASK_SPEC_STORE)) {
-        from.copyStore(store, to, value -> value);
+        from.copyStore(store, to, (key, value) -> value);
       }
     }
   }

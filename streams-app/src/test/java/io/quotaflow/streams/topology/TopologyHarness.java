@@ -18,7 +18,7 @@ import io.quotaflow.streams.simulate.OfflineDriver;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
+import java.util.function.BiFunction;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -147,10 +147,10 @@ final class TopologyHarness implements AutoCloseable {
     return offline.driver().getKeyValueStore(name);
   }
 
-  /** Every entry of store {@code name} into the same store of {@code to}, each value through {@code asStored}. */
-  <V> void copyStore(String name, TopologyHarness to, UnaryOperator<V> asStored) {
+  /** Every entry of store {@code name} into the same store of {@code to}, each value through {@code asStored} (key, value). */
+  <V> void copyStore(String name, TopologyHarness to, BiFunction<String, V, V> asStored) {
     org.apache.kafka.streams.state.KeyValueStore<String, V> target = to.store(name);
-    entries(this.<V>store(name)).forEach(kv -> target.put(kv.key, asStored.apply(kv.value)));
+    entries(this.<V>store(name)).forEach(kv -> target.put(kv.key, asStored.apply(kv.key, kv.value)));
   }
 
   /** A store's entries in key order. */
