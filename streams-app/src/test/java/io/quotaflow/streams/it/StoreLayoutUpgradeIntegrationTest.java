@@ -3,10 +3,12 @@ package io.quotaflow.streams.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.schemas.avro.CgroupSample;
+import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
+import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.topology.StreamsRunner;
 import io.quotaflow.testharness.KafkaEnv;
@@ -30,12 +32,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The usage totals moved from {@code memory-usage-stats} into the gate's task records. On a real broker: an app
- * restored from changelogs laid out as the older version left them (the task's record without totals, the totals in
- * the old store's changelog) carries the run over, so its GONE teaches the whole run, and deletes the old entry.
+ * On a real broker, an app restored from changelogs laid out as an older version left them. The usage totals moved
+ * from {@code memory-usage-stats} into the gate's task records: a run under way carries over, so its GONE teaches
+ * the whole run, and the old entry is deleted. A task's spec moved out of its state into {@code cpu-task-spec}, and
+ * the ids out of the state and the gate's task record into their keys alone: a state with its spec and ids inside is
+ * read with them, and both records are written again without.
  */
 @WithKafka
-class UsageTotalsUpgradeIntegrationTest {
+class StoreLayoutUpgradeIntegrationTest {
 
   private static final long MB = 1L << 20;
   private static final String TASK = "n1/x";
@@ -51,6 +55,65 @@ class UsageTotalsUpgradeIntegrationTest {
   private static CgroupSample sample(long tsMs, long anonBytes, SampleState state) {
     return CgroupSample.newBuilder().setNode("n1").setTask("x").setTsMs(tsMs).setCpuUsageUsec(tsMs)
         .setMemoryBytes(anonBytes + 64 * MB).setMemoryAnonBytes(anonBytes).setState(state).build();
+  }
+
+  @Test
+  void aStateWithItsSpecAndIdsInsideCarriesOnAndIsWrittenWithout(KafkaEnv kafka, @TempDir Path dirs) throws Exception {
+    long startMs = (System.currentTimeMillis() - 60_000) / 1000 * 1000;
+    StreamsAppFixture app = new StreamsAppFixture(kafka, "ids-upgrade");
+    String stateChangelog = app.applicationId + "-cpu-task-state-changelog";
+    String specChangelog = app.applicationId + "-cpu-task-spec-changelog";
+    String tasksChangelog = app.applicationId + "-peak-gate-tasks-changelog";
+    Deserializer<TaskCpuState> states = app.topics.valueSerde(TaskCpuState.class).deserializer();
+    Deserializer<GateTaskRecord> tasks = app.topics.valueSerde(GateTaskRecord.class).deserializer();
+    TaskSpec spec = TaskSpec.newBuilder().setNode("n1").setTask("x").setNcpus(2).setOperation("etl").build();
+    app.produce(app.topics.taskSpecs(), List.of(Map.entry(TASK, spec)));
+
+    try (StreamsRunner first = app.start(Files.createDirectory(dirs.resolve("first")))) {
+      app.produce(app.topics.samples(), samples(startMs, 10, 20, 30));
+      latest(kafka, stateChangelog, states, s -> s.getLastSampleTsMs() == startMs + 2_000);
+      latest(kafka, tasksChangelog, tasks, r -> r.getUsage() != null && r.getUsage().getSamples() == 3);
+    }
+
+    // The records as the oldest layout has them: the ids inside the state, its decision and the gate's record, the
+    // spec inside the state and no spec store.
+    ConsumerRecord<String, TaskCpuState> state = latest(kafka, stateChangelog, states, s -> true);
+    assertThat(List.of(state.value().getNode(), state.value().getTask(), state.value().getLastDecision().getNode()))
+        .as("this version writes no ids").containsOnly("");
+    TaskCpuState oldState = TaskCpuState.newBuilder(state.value()).setNode("n1").setTask("x").setSpec(spec)
+        .setLastDecision(CpuDecision.newBuilder(state.value().getLastDecision()).setNode("n1").setTask("x").build())
+        .build();
+    ConsumerRecord<String, GateTaskRecord> gateTask = latest(kafka, tasksChangelog, tasks, r -> true);
+    assertThat(gateTask.value().getTask()).as("this version writes no task id").isEmpty();
+    app.produceRaw(stateChangelog, state.partition(), TASK,
+        app.topics.valueSerde(TaskCpuState.class).serializer().serialize(stateChangelog, oldState));
+    app.produceRaw(specChangelog, state.partition(), TASK, null);
+    app.produceRaw(tasksChangelog, gateTask.partition(), TASK,
+        app.topics.valueSerde(GateTaskRecord.class).serializer().serialize(tasksChangelog,
+            GateTaskRecord.newBuilder(gateTask.value()).setTask("x").build()));
+
+    // A new state directory: the stores come back from the changelogs.
+    try (StreamsRunner second = app.start(Files.createDirectory(dirs.resolve("second")))) {
+      // A wider spec republishes the task at once only if its state came back: a task never sampled waits for its
+      // first sample.
+      app.produce(app.topics.taskSpecs(), List.of(Map.entry(TASK, TaskSpec.newBuilder(spec).setNcpus(4).build())));
+      ConsumerRecord<String, CpuDecision> republished = latest(kafka, app.topics.cpuDecisions().name(),
+          app.topics.cpuDecisions().valueSerde().deserializer(), d -> d != null && d.getHardLimitCpu() == 4.0);
+      assertThat(republished.value().getReason()).startsWith("SPEC_CHANGED");
+      assertThat(republished.value().getNode() + "/" + republished.value().getTask()).isEqualTo(TASK);
+
+      app.produce(app.topics.samples(), samples(startMs + 3_000, 40));
+      TaskCpuState rewritten = latest(kafka, stateChangelog, states, s -> s.getLastSampleTsMs() == startMs + 3_000)
+          .value();
+      assertThat(rewritten.getSpec()).as("written without its spec").isNull();
+      assertThat(List.of(rewritten.getNode(), rewritten.getTask())).as("and without ids").containsOnly("");
+      assertThat(latest(kafka, specChangelog, app.topics.taskSpecs().valueSerde().deserializer(), s -> s != null)
+          .value().getNcpus()).as("the spec in its own store").isEqualTo(4.0);
+      GateTaskRecord gate = latest(kafka, tasksChangelog, tasks, r -> r.getUsage() != null && r.getUsage().getSamples() == 4)
+          .value();
+      assertThat(gate.getHasSpec()).as("the gate's task found by the key's id, its spec kept").isTrue();
+      assertThat(gate.getTask()).isEmpty();
+    }
   }
 
   @Test
