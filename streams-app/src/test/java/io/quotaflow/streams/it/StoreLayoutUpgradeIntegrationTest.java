@@ -43,6 +43,8 @@ class StoreLayoutUpgradeIntegrationTest {
 
   private static final long MB = 1L << 20;
   private static final String TASK = "n1/x";
+  /** Sample times start a minute back, on a whole second: a new instance for each test. */
+  private final long startMs = (System.currentTimeMillis() - 60_000) / 1000 * 1000;
 
   private static List<Map.Entry<String, CgroupSample>> samples(long fromMs, long... usageMb) {
     List<Map.Entry<String, CgroupSample>> out = new ArrayList<>();
@@ -59,11 +61,10 @@ class StoreLayoutUpgradeIntegrationTest {
 
   @Test
   void aStateWithItsSpecAndIdsInsideCarriesOnAndIsWrittenWithout(KafkaEnv kafka, @TempDir Path dirs) throws Exception {
-    long startMs = (System.currentTimeMillis() - 60_000) / 1000 * 1000;
     StreamsAppFixture app = new StreamsAppFixture(kafka, "ids-upgrade");
-    String stateChangelog = app.applicationId + "-cpu-task-state-changelog";
-    String specChangelog = app.applicationId + "-cpu-task-spec-changelog";
-    String tasksChangelog = app.applicationId + "-peak-gate-tasks-changelog";
+    String stateChangelog = app.changelog("cpu-task-state");
+    String specChangelog = app.changelog("cpu-task-spec");
+    String tasksChangelog = app.changelog("peak-gate-tasks");
     Deserializer<TaskCpuState> states = app.topics.valueSerde(TaskCpuState.class).deserializer();
     Deserializer<GateTaskRecord> tasks = app.topics.valueSerde(GateTaskRecord.class).deserializer();
     TaskSpec spec = TaskSpec.newBuilder().setNode("n1").setTask("x").setNcpus(2).setOperation("etl").build();
@@ -118,10 +119,9 @@ class StoreLayoutUpgradeIntegrationTest {
 
   @Test
   void aRunUnderWayAtTheUpgradeTeachesItsWholeRun(KafkaEnv kafka, @TempDir Path dirs) throws Exception {
-    long startMs = (System.currentTimeMillis() - 60_000) / 1000 * 1000;
     StreamsAppFixture app = new StreamsAppFixture(kafka, "usage-upgrade");
-    String tasksChangelog = app.applicationId + "-peak-gate-tasks-changelog";
-    String oldChangelog = app.applicationId + "-memory-usage-stats-changelog";
+    String tasksChangelog = app.changelog("peak-gate-tasks");
+    String oldChangelog = app.changelog("memory-usage-stats");
     Deserializer<GateTaskRecord> tasks = app.topics.valueSerde(GateTaskRecord.class).deserializer();
     app.produce(app.topics.taskSpecs(),
         List.of(Map.entry(TASK, TaskSpec.newBuilder().setNode("n1").setTask("x").setNcpus(1).setOperation("etl").build())));

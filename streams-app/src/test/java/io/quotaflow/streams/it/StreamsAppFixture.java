@@ -137,6 +137,11 @@ final class StreamsAppFixture {
     }
   }
 
+  /** The changelog topic of the app's store {@code store}. */
+  String changelog(String store) {
+    return applicationId + "-" + store + "-changelog";
+  }
+
   /** Produces raw bytes to an explicit partition: how a broken producer writes. */
   void produceRaw(String topic, int partition, String key, byte[] value) {
     try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(kafka.clientConfig(), new StringSerializer(), new ByteArraySerializer())) {
