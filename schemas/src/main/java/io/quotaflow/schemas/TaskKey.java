@@ -41,6 +41,18 @@ public record TaskKey(String node, String task) {
     return slash < 0 ? key : key.substring(0, slash);
   }
 
+  /**
+   * The task part of a {@code node/task} key: everything after the first '/', unchecked, as {@link #nodeOf} is: for
+   * keys read back from a store, which were checked when they came in.
+   */
+  public static String taskOf(String key) {
+    int slash = key.indexOf(SEPARATOR);
+    if (slash < 0) {
+      throw new IllegalArgumentException("task key '" + key + "' has no '/' (expected node/task)");
+    }
+    return key.substring(slash + 1);
+  }
+
   @Override
   public String toString() {
     return node + SEPARATOR + task;

@@ -64,6 +64,8 @@ class IdsTest {
     assertThat(TaskKey.parse("node-1/task-7").toString()).isEqualTo("node-1/task-7");
     assertThat(TaskKey.nodeOf("node-1/task-7")).isEqualTo("node-1");
     assertThat(TaskKey.nodeOf("node-1")).isEqualTo("node-1");
+    assertThat(TaskKey.taskOf("node-1/task-7")).isEqualTo("task-7");
+    assertThatThrownBy(() -> TaskKey.taskOf("node-1")).hasMessageContaining("no '/'");
   }
 
   @Test

@@ -132,7 +132,7 @@ final class GateRecords {
    * before the id was left to the key hold it; they are read the same way.
    */
   static GateTaskRecord read(String key, GateTaskRecord stored) {
-    return GateTaskRecord.newBuilder(stored).setTask(TaskKey.parse(key).task()).build();
+    return GateTaskRecord.newBuilder(stored).setTask(TaskKey.taskOf(key)).build();
   }
 
   static TaskGateState task(GateTaskRecord t) {

@@ -24,17 +24,18 @@ final class StoredTaskState {
   }
 
   /**
-   * A state read from the store under {@code key} as its processor keeps it: with the ids of {@code key}, its last
-   * decision without ids, and with {@code spec}, the spec store's (null: none), or the one it holds when it was
-   * written before the spec moved. States written before the ids were left out hold them; they are read the same
-   * way. A copy, sharing the nested records: {@code stored} may be the value that waits in the write-back for the
-   * commit, which another thread's read (the live-state API) must not change.
+   * A state read from the store under {@code key} as its processor keeps it: with the ids of {@code key} (not
+   * checked again: a key was checked when its first record came in), its last decision without ids, and with
+   * {@code spec}, the spec store's (null: none), or the one it holds when it was written before the spec moved.
+   * States written before the ids were left out hold them; they are read the same way. A copy, sharing the nested
+   * records: {@code stored} may be the value that waits in the write-back for the commit, which another thread's
+   * read (the live-state API) must not change.
    */
   static TaskCpuState read(String key, TaskCpuState stored, TaskSpec spec) {
-    TaskKey ids = TaskKey.parse(key);
     CpuDecision last = stored.getLastDecision();
-    return new TaskCpuState(ids.node(), ids.task(), stored.getSpec() != null ? stored.getSpec() : spec,
-        stored.getObservedHardLimitCpu(), stored.getFirstSeenTsMs(), stored.getLastSampleTsMs(), stored.getMonitor(),
+    return new TaskCpuState(TaskKey.nodeOf(key), TaskKey.taskOf(key),
+        stored.getSpec() != null ? stored.getSpec() : spec, stored.getObservedHardLimitCpu(), stored.getFirstSeenTsMs(),
+        stored.getLastSampleTsMs(), stored.getMonitor(),
         last == null || last.getNode().isEmpty() ? last : CpuDecisionMaker.kept(last));
   }
 }
