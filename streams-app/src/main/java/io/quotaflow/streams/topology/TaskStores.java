@@ -32,9 +32,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * sample, the spec only when a new one arrives, and it would be a third of every state write (111 of ~315 B with
  * its key, at 1 Hz a third of the task-state changelog). In memory a task's state holds its spec and its ids, so the
  * decisions see one record; {@link #apply} writes the state without them ({@link StoredTaskState}) and the spec when
- * it is another, and {@link #task} joins them again. States written before
- * the spec moved hold it inline and are read with it; the first read of one copies its spec into the spec store, and
- * its next write drops it from the state.
+ * it is another, and {@link #task} joins them again. States written before the spec moved hold it inline and are
+ * read with it; the first read of one copies its spec into the spec store, and its next write drops it from the
+ * state.
  *
  * <p>The processor is the only writer of these stores (the peak gate reads the node status and config
  * stores), and every write goes through here: so what was read or written of them is kept in memory and
