@@ -18,14 +18,11 @@ import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
 import io.quotaflow.streams.engine.memory.TaskMemorySpec;
-import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -40,6 +37,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * <p>A node's gate lives in memory while its stream task runs, and every change is written through
  * at once: the node's settings, clock and counters in {@code peak-gate-state}, each changed task in
  * {@code peak-gate-tasks}, together with the usage totals of its run while it is live and the gate's clock.
+ * In memory the totals go with the node's gate ({@link NodeGate#usage}); the processor changes them, and the
+ * gate's next {@link #save} writes them.
  * A sample so rewrites one small task record, never the whole node: the clock it moved goes with that
  * record, and the node's record is rewritten only when more than its clock changed or no task record
  * carries the clock (a restore takes the newest clock of the two, {@link GateRecords#clock}). The
@@ -80,12 +79,6 @@ final class GateStores {
   private final Map<String, NodeGate> loaded = new HashMap<>();
   /** What the node records of the loaded gates hold besides the clock, as last written or read. */
   private final Map<String, NodeFields> nodesWritten = new HashMap<>();
-  /** Usage totals of the live tasks of the loaded gates, by key node/task: what their records hold or will. */
-  private final Map<String, TaskUsageStats> usageLoaded = new HashMap<>();
-  /** Keys whose totals changed since their record was last written (a late sample moves them, not the gate). */
-  private final Set<String> usageToWrite = new HashSet<>();
-  /** Keys whose totals came from {@link #legacyUsage}: deleted there once their record holds them. */
-  private final Set<String> carriedOver = new HashSet<>();
   /** The table last published per node, once read (a null value: none published): no decode per sample. */
   private final Map<String, GateTable> tablesLoaded = new HashMap<>();
   /** Per loaded gate, its {@link PeakGate#tableStamp()} when its table was last built and judged. */
@@ -149,6 +142,7 @@ final class GateStores {
       return new NodeGate(new PeakGate(node, GateRecords.config(cluster(), node(node)), profiles), 0);
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
+    NodeUsage usage = new NodeUsage();
     try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
       all.forEachRemaining(kv -> {
         GateTaskRecord task = GateRecords.read(kv.key, kv.value);
@@ -157,17 +151,17 @@ final class GateStores {
           task.getUsage().setOperation(operations.of(task.getUsage().getOperation()));
         }
         tasks.add(task);
-        readUsage(kv.key, task);
+        readUsage(kv.key, task, usage);
       });
     }
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
     nodesWritten.put(node, NodeFields.of(gate));
-    return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs());
+    return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs(), usage);
   }
 
-  private void readUsage(String key, GateTaskRecord task) {
+  private void readUsage(String key, GateTaskRecord task, NodeUsage usage) {
     if (task.getUsage() != null) {
-      usageLoaded.put(key, GateRecords.usage(task.getUsage()));
+      usage.load(task.getTask(), GateRecords.usage(task.getUsage()));
       return;
     }
     if (!task.getLive() || legacyUsageEmpty) {
@@ -175,9 +169,7 @@ final class GateStores {
     }
     TaskUsageStatsRecord before = legacyUsage.get(key);
     if (before != null) {
-      usageLoaded.put(key, GateRecords.usage(before));
-      usageToWrite.add(key);
-      carriedOver.add(key);
+      usage.carryOver(task.getTask(), GateRecords.usage(before));
     }
   }
 
@@ -206,15 +198,15 @@ final class GateStores {
     PeakGate.Changes changes = gate.drainChanges();
     boolean clockWritten = false;
     for (TaskGateState task : changes.changed()) {
-      writeTask(TaskKey.keyOf(gate.node(), task.task()), task, node);
+      writeTask(task, node);
       clockWritten = true;
     }
     for (String task : changes.removed()) {
       String key = TaskKey.keyOf(gate.node(), task);
       gateTasks.delete(key);
-      forgetUsage(key);
+      forgetUsage(key, task, node.usage());
     }
-    if (!usageToWrite.isEmpty()) {
+    if (node.usage().hasWrites()) {
       clockWritten |= writeUsageOnly(node);
     }
     if (gate.isEmpty()) {
@@ -254,16 +246,10 @@ final class GateStores {
    * The task's record with its totals while it is live and its gate's clock; a run that ended (GONE, idle) takes
    * its totals with it.
    */
-  private void writeTask(String key, TaskGateState task, NodeGate node) {
-    TaskUsageStats usage = null;
-    if (task.live()) {
-      usage = usageLoaded.get(key);
-    } else {
-      usageLoaded.remove(key);
-    }
-    usageToWrite.remove(key);
-    gateTasks.put(key, GateRecords.task(task, usage, node));
-    if (carriedOver.remove(key)) {
+  private void writeTask(TaskGateState task, NodeGate node) {
+    String key = TaskKey.keyOf(node.gate().node(), task.task());
+    gateTasks.put(key, GateRecords.task(task, node.usage().written(task.task(), task.live()), node));
+    if (node.usage().leaveOlderStore(task.task())) {
       legacyUsage.delete(key);
     }
   }
@@ -273,27 +259,22 @@ final class GateStores {
    * record was written.
    */
   private boolean writeUsageOnly(NodeGate node) {
-    PeakGate gate = node.gate();
-    String prefix = TaskKey.nodePrefix(gate.node());
     boolean written = false;
-    for (String key : List.copyOf(usageToWrite)) {
-      if (key.startsWith(prefix)) {
-        Optional<TaskGateState> task = gate.task(key.substring(prefix.length()));
-        if (task.isPresent()) {
-          writeTask(key, task.get(), node);
-          written = true;
-        } else {
-          forgetUsage(key);
-        }
+    for (String task : node.usage().writes()) {
+      Optional<TaskGateState> state = node.gate().task(task);
+      if (state.isPresent()) {
+        writeTask(state.get(), node);
+        written = true;
+      } else {
+        forgetUsage(TaskKey.keyOf(node.gate().node(), task), task, node.usage());
       }
     }
     return written;
   }
 
-  private void forgetUsage(String key) {
-    usageLoaded.remove(key);
-    usageToWrite.remove(key);
-    if (carriedOver.remove(key)) {
+  private void forgetUsage(String key, String task, NodeUsage usage) {
+    usage.forget(task);
+    if (usage.leaveOlderStore(task)) {
       legacyUsage.delete(key);
     }
   }
@@ -341,24 +322,6 @@ final class GateStores {
   }
 
   /**
-   * The usage totals of task {@code key} ({@code node/task}) of a {@link #load loaded} gate, or null when it has
-   * none; {@link #putUsage} and {@link #deleteUsage} change them, the next {@link #save} of the gate writes them.
-   */
-  TaskUsageStats usage(String key) {
-    return usageLoaded.get(key);
-  }
-
-  void putUsage(String key, TaskUsageStats stats) {
-    usageLoaded.put(key, stats);
-    usageToWrite.add(key);
-  }
-
-  void deleteUsage(String key) {
-    usageLoaded.remove(key);
-    usageToWrite.add(key);
-  }
-
-  /**
    * Deletes the entries of {@code memory-usage-stats} last seen {@code idleTimeoutMs} or more before
    * {@code nowTsMs}: runs that ended without a GONE before their gate was read again, which nothing else removes.
    */
@@ -379,7 +342,10 @@ final class GateStores {
     }
     for (String key : stale) {
       legacyUsage.delete(key);
-      carriedOver.remove(key);
+      NodeGate node = loaded.get(TaskKey.nodeOf(key));
+      if (node != null) {
+        node.usage().leaveOlderStore(TaskKey.taskOf(key));
+      }
     }
     legacyUsageEmpty = !any;
   }

@@ -95,7 +95,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     PeakGate gate = node.gate();
     Optional<TaskMemorySpec> spec = gate.spec(sample.getTask());
     stores.publish(gate.onSample(memory), record.timestamp());
-    recordUsage(record.key(), memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
+    recordUsage(node, memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
         record.timestamp());
     stores.save(node.sampled(record.timestamp()), record.timestamp()); // the task's record, with its totals
   }
@@ -158,20 +158,21 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
   }
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
-  private void recordUsage(String key, MemorySample memory, String operation, long idleTimeoutMs, long timestampMs) {
-    TaskUsageStats stored = stores.usage(key);
+  private void recordUsage(NodeGate node, MemorySample memory, String operation, long idleTimeoutMs,
+      long timestampMs) {
+    NodeUsage usage = node.usage(); // written with the task's record by the save that follows
+    TaskUsageStats stored = usage.get(memory.task());
     // A run whose GONE never came ended at its idle timeout: it is no part of the run that starts now.
     UsageRecorder.TaskStep step = UsageRecorder.step(stored, memory, operation, idleTimeoutMs);
     if (step.totals() == null) {
       if (stored != null) {
-        stores.deleteUsage(key);
+        usage.delete(memory.task());
       }
     } else {
-      stores.putUsage(key, step.totals());
+      usage.put(memory.task(), step.totals());
     }
-    String node = TaskKey.nodeOf(key);
     step.finished().ifPresent(f -> stores.forwardFinished(f.operation(),
-        GateRecords.finished(node, memory.task(), memory.tsMs(), f), timestampMs));
+        GateRecords.finished(node.gate().node(), memory.task(), memory.tsMs(), f), timestampMs));
     sweepIdleLegacyUsage(memory.tsMs(), idleTimeoutMs);
   }
 
@@ -203,7 +204,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
       }
       long nodeTimeMs = node.nowMs() + silentMs;
       stores.publish(node.gate().advance(nodeTimeMs), partitionTimeMs);
-      stores.save(new NodeGate(node.gate(), partitionTimeMs), partitionTimeMs);
+      stores.save(node.advancedTo(partitionTimeMs), partitionTimeMs);
     }
   }
 }

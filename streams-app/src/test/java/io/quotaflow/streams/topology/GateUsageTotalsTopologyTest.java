@@ -11,6 +11,7 @@ import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
+import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
@@ -47,6 +48,22 @@ class GateUsageTotalsTopologyTest {
       GateTaskRecord after = task(h, "n1/x");
       assertThat(after.getLive()).as("kept for its spec").isFalse();
       assertThat(after.getUsage()).as("the run ended").isNull();
+    }
+  }
+
+  @Test
+  void aLateSampleTheGateIgnoresStillCountsAndItsRecordSaysSoAtOnce() {
+    try (TopologyHarness h = new TopologyHarness()) {
+      h.pipeSpec(spec("n1", "x", 1).setOperation("etl").build(), T0);
+      sample(h, T0 + 2_000, 10);
+      sample(h, T0 + 1_000, 30); // older than what the gate acted on: the gate counts it late and changes no task
+
+      assertThat(h.<PeakGateStateRecord>store(Names.PEAK_GATE_STORE).get("n1").getLateSamples()).isEqualTo(1);
+      // The store holds what the memory does, so a restart right now teaches the profile the same run.
+      TaskUsageStatsRecord totals = task(h, "n1/x").getUsage();
+      assertThat(totals.getSamples()).isEqualTo(2);
+      assertThat(totals.getSumBytes()).isEqualTo(40 * MB);
+      assertThat(totals.getMaxBytes()).isEqualTo(30 * MB);
     }
   }
 
