@@ -10,10 +10,12 @@ import java.util.Set;
 /**
  * The usage totals of one loaded gate's live tasks, by task id: what their records hold or will ({@link GateStores}).
  *
- * <p>Kept per node, beside the node's gate, rather than in one map of the partition's tasks: a node's samples come
- * together (a collector publishes all its cgroups at once), so the node's few entries are still in the CPU cache
- * for the next of its tasks, where an entry among a partition's thousands was a cache miss on every sample (the one
- * lookup was 6 % of the stream threads' CPU samples at 100,000 tasks in {@code bench cpu}).
+ * <p>Kept per node, beside the node's gate, rather than in one map of the partition's tasks keyed {@code node/task}:
+ * a sample looks its task up among its node's few, by the task id alone, and a save looks at its own node's pending
+ * writes instead of filtering every pending key of the partition. The partition-wide lookup, with a new key string
+ * per sample, was 6 % of the stream threads' CPU samples at 100,000 tasks in {@code bench cpu}; per node the stream
+ * threads spend 2–3 % less per sample there (docs/benchmarks.md), not 6 %: each task's own entry is still out of
+ * the CPU cache when its sample comes, once every ~8,000 of the partition's samples.
  */
 final class NodeUsage {
 

@@ -1,6 +1,5 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.CgroupSample;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
@@ -22,12 +21,12 @@ final class SampleInput extends CpuInput<CgroupSample> {
 
   @Override
   void process(String key, CgroupSample sample, long timestampMs) {
-    // Checked before it came here (InputCheck, RecordChecks.requireValidSample).
-    TaskKey task = RecordChecks.taskKey(key);
+    // Checked before it came here (InputCheck, RecordChecks.requireValidSample): the key is the sample's node/task,
+    // so it is not parsed again.
     stores.beforeEvent(timestampMs);
     ClusterConfig cluster = stores.cluster();
     TaskCpuState before = stores.task(key);
-    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(task.node()), stores::capRatio);
+    CpuDecisionMaker.Outcome outcome = decisions.onSample(before, sample, cluster, stores.node(sample.getNode()), stores::capRatio);
     probe.sampleHandled(sample.getTsMs());
     if (outcome.late()) {
       probe.lateSample();
