@@ -60,23 +60,18 @@ final class KeyMemo<V> {
 
   /**
    * Holds {@code value} (not null) for {@code key}, first in its set, in place of what it held for it; a key new to
-   * the set takes the place a removed one left, else the oldest's. Returns the key as held: the instance it already
-   * held for an equal key, else {@code key}. A caller that writes under the same key elsewhere (a store's writes
-   * waiting for the commit) can use that one: then a held key is one string for as long as it is held, not one more
-   * for every write.
+   * the set takes the place a removed one left, else the oldest's.
    */
-  String put(String key, V value) {
+  void put(String key, V value) {
     int hash = key.hashCode();
     int first = first(hash);
     int freed = place(key, hash, first);
-    String held = keys[freed] != null && hashes[freed] == hash && key.equals(keys[freed]) ? keys[freed] : key;
     System.arraycopy(keys, first, keys, first + 1, freed - first);
     System.arraycopy(values, first, values, first + 1, freed - first);
     System.arraycopy(hashes, first, hashes, first + 1, freed - first);
-    keys[first] = held;
+    keys[first] = key;
     values[first] = value;
     hashes[first] = hash;
-    return held;
   }
 
   /** The way whose entry {@code put} replaces: the key's own, else an empty one, else the oldest. */

@@ -95,9 +95,7 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
     PeakGate gate = node.gate();
     Optional<TaskMemorySpec> spec = gate.spec(sample.getTask());
     stores.publish(gate.onSample(memory), record.timestamp());
-    // The spec's instance of the task id, which the gate's entry holds too, not the sample's: one string per task.
-    String task = spec.map(TaskMemorySpec::task).orElse(memory.task());
-    recordUsage(node, task, memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
+    recordUsage(node, memory, spec.map(TaskMemorySpec::operation).orElse(""), gate.config().taskIdleTimeoutMs(),
         record.timestamp());
     stores.save(node.sampled(record.timestamp()), record.timestamp()); // the task's record, with its totals
   }
@@ -160,18 +158,18 @@ public final class PeakGateProcessor extends ContextualProcessor<String, Object,
   }
 
   /** Totals the task's usage; a finished run of a known operation goes to the profile learner. */
-  private void recordUsage(NodeGate node, String task, MemorySample memory, String operation, long idleTimeoutMs,
+  private void recordUsage(NodeGate node, MemorySample memory, String operation, long idleTimeoutMs,
       long timestampMs) {
     NodeUsage usage = node.usage(); // written with the task's record by the save that follows
-    TaskUsageStats stored = usage.get(task);
+    TaskUsageStats stored = usage.get(memory.task());
     // A run whose GONE never came ended at its idle timeout: it is no part of the run that starts now.
     UsageRecorder.TaskStep step = UsageRecorder.step(stored, memory, operation, idleTimeoutMs);
     if (step.totals() == null) {
       if (stored != null) {
-        usage.delete(task);
+        usage.delete(memory.task());
       }
     } else {
-      usage.put(task, step.totals());
+      usage.put(memory.task(), step.totals());
     }
     step.finished().ifPresent(f -> stores.forwardFinished(f.operation(),
         GateRecords.finished(node.gate().node(), memory.task(), memory.tsMs(), f), timestampMs));

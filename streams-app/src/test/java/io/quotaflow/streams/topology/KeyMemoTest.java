@@ -24,21 +24,6 @@ class KeyMemoTest {
   }
 
   @Test
-  void aKeyPutAgainKeepsTheInstanceItHoldsAndSaysWhichThatIs() {
-    KeyMemo<String> memo = new KeyMemo<>(16);
-    String first = new String("node-1/task-1");
-    String again = new String("node-1/task-1");
-    assertThat(memo.put(first, "a")).isSameAs(first);
-    assertThat(memo.put(again, "b")).as("the instance held, not the one given").isSameAs(first);
-    assertThat(memo.get(again)).isEqualTo("b");
-    String other = new String("node-1/task-2");
-    assertThat(memo.put(other, "c")).as("a key not held is held as given").isSameAs(other);
-
-    memo.remove(again);
-    assertThat(memo.put(again, "d")).as("a key removed is held anew").isSameAs(again);
-  }
-
-  @Test
   void keysWithTheSameHashAreStillTwoKeys() {
     KeyMemo<String> memo = new KeyMemo<>(16);
     assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
