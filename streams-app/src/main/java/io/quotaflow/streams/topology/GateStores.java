@@ -249,9 +249,7 @@ final class GateStores {
   private void writeTask(TaskGateState task, NodeGate node) {
     String key = TaskKey.keyOf(node.gate().node(), task.task());
     gateTasks.put(key, GateRecords.task(task, node.usage().written(task.task(), task.live()), node));
-    if (node.usage().leaveOlderStore(task.task())) {
-      legacyUsage.delete(key);
-    }
+    deleteCarriedOver(key, task.task(), node.usage());
   }
 
   /**
@@ -274,7 +272,12 @@ final class GateStores {
 
   private void forgetUsage(String key, String task, NodeUsage usage) {
     usage.forget(task);
-    if (usage.leaveOlderStore(task)) {
+    deleteCarriedOver(key, task, usage);
+  }
+
+  /** The task's totals carried over from {@link #legacyUsage} are deleted there once its record holds them or is gone. */
+  private void deleteCarriedOver(String key, String task, NodeUsage usage) {
+    if (usage.takeCarriedOver(task)) {
       legacyUsage.delete(key);
     }
   }
@@ -344,7 +347,7 @@ final class GateStores {
       legacyUsage.delete(key);
       NodeGate node = loaded.get(TaskKey.nodeOf(key));
       if (node != null) {
-        node.usage().leaveOlderStore(TaskKey.taskOf(key));
+        node.usage().takeCarriedOver(TaskKey.taskOf(key)); // deleted there just now
       }
     }
     legacyUsageEmpty = !any;

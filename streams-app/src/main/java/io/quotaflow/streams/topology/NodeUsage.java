@@ -68,8 +68,11 @@ final class NodeUsage {
     toWrite.remove(task);
   }
 
-  /** Whether the task's totals came from the older store and are still there; asked once it holds none of them. */
-  boolean leaveOlderStore(String task) {
+  /**
+   * Whether the task's totals came from the older store and were not deleted there yet; says so once, so the caller
+   * deletes them there.
+   */
+  boolean takeCarriedOver(String task) {
     return carriedOver.remove(task);
   }
 
