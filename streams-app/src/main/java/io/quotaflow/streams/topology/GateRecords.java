@@ -147,10 +147,10 @@ final class GateRecords {
 
   /**
    * The task's record: its gate state, its usage totals while it is live ({@code usage} may be null) and its
-   * gate's clock now ({@code node}'s). Its task id is left to its key ({@link #read}): a record written on every
-   * sample need not repeat an id of up to 128 characters.
+   * gate's clock ({@code streamTimeMs}, {@code clockRecordTsMs}) when it was written. Its task id is left to its key
+   * ({@link #read}): a record written on every sample need not repeat an id of up to 128 characters.
    */
-  static GateTaskRecord task(TaskGateState t, TaskUsageStats usage, NodeGate node) {
+  static GateTaskRecord task(TaskGateState t, TaskUsageStats usage, long streamTimeMs, long clockRecordTsMs) {
     TaskMemorySpec spec = t.spec();
     return GateTaskRecord.newBuilder().setTask("").setHasSpec(spec != null)
         .setOperation(spec == null ? "" : spec.operation())
@@ -161,7 +161,7 @@ final class GateRecords {
         .setRole(GateRoleRecord.valueOf(t.role().name())).setWaitingSinceMs(t.waitingSinceMs())
         .setLastFreezeSentMs(t.lastFreezeSentMs()).setDecisionPublished(t.decisionPublished())
         .setUsage(usage == null ? null : usage(usage))
-        .setGateClock(new GateClockRecord(node.gate().streamTimeMs(), node.clockRecordTsMs())).build();
+        .setGateClock(new GateClockRecord(streamTimeMs, clockRecordTsMs)).build();
   }
 
   /** The node-level part of a gate: settings, stream time, counters; its tasks are kept one record each. */

@@ -18,6 +18,7 @@ import io.quotaflow.streams.engine.memory.MemoryProfile;
 import io.quotaflow.streams.engine.memory.ProfileLookup;
 import io.quotaflow.streams.engine.memory.TaskGateState;
 import io.quotaflow.streams.engine.memory.TaskMemorySpec;
+import io.quotaflow.streams.engine.memory.TaskUsageStats;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,6 +63,8 @@ final class GateStores {
   private final TopologyProbe probe;
   final KeyValueStore<String, PeakGateStateRecord> gates;
   private final KeyValueStore<String, GateTaskRecord> gateTasks;
+  /** The same store, to write a task's record as its values (built at the commit, {@link #writeTask}). */
+  private final WriteBackStore<GateTaskRecord> gateTasksWritten;
   /** Usage totals as the app kept them before they moved into the task records: read to carry a run over. */
   private final KeyValueStore<String, TaskUsageStatsRecord> legacyUsage;
   /** Whether a sweep found {@link #legacyUsage} empty: nothing writes it, so it stays so. */
@@ -97,6 +100,7 @@ final class GateStores {
     this.probe = probe;
     this.gates = context.getStateStore(Names.PEAK_GATE_STORE);
     this.gateTasks = context.getStateStore(Names.PEAK_GATE_TASKS_STORE);
+    this.gateTasksWritten = WriteBackStore.beneath(gateTasks);
     this.legacyUsage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -248,7 +252,12 @@ final class GateStores {
    */
   private void writeTask(TaskGateState task, NodeGate node) {
     String key = TaskKey.keyOf(node.gate().node(), task.task());
-    gateTasks.put(key, GateRecords.task(task, node.usage().written(task.task(), task.live()), node));
+    // The record is built at the commit from values that do not change (WriteBackStore.Deferred): the node's gate
+    // and totals move on, so what this write says is taken now.
+    TaskUsageStats usage = node.usage().written(task.task(), task.live());
+    long streamTimeMs = node.gate().streamTimeMs();
+    long clockRecordTsMs = node.clockRecordTsMs();
+    gateTasksWritten.putDeferred(key, () -> GateRecords.task(task, usage, streamTimeMs, clockRecordTsMs));
     deleteCarriedOver(key, task.task(), node.usage());
   }
 

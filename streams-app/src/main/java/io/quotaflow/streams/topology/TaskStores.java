@@ -69,6 +69,8 @@ final class TaskStores {
   private final TopologyProbe probe;
   /** Each task's state without its spec (in states written before the spec moved, with it). */
   private final KeyValueStore<String, TaskCpuState> tasks;
+  /** The same store, to write a state in its stored form, built at the commit ({@link #apply}). */
+  private final WriteBackStore<TaskCpuState> tasksWritten;
   /** Each spec'd task's spec, by the key of its state. */
   private final KeyValueStore<String, TaskSpec> specs;
   private final KeyValueStore<String, NodeStatus> nodes;
@@ -95,6 +97,7 @@ final class TaskStores {
     this.context = context;
     this.probe = probe;
     this.tasks = context.getStateStore(Names.TASK_STATE_STORE);
+    this.tasksWritten = WriteBackStore.beneath(tasks);
     this.specs = context.getStateStore(Names.TASK_SPEC_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -334,7 +337,8 @@ final class TaskStores {
           specs.put(key, spec);
         }
       }
-      tasks.put(key, StoredTaskState.stored(after));
+      // Its stored form is built at the commit: no copy per sample waits for it (WriteBackStore.Deferred).
+      tasksWritten.putDeferred(key, () -> StoredTaskState.stored(after));
       tasksRead.put(key, after);
     }
     updatePoolPartials(before, outcome.state());

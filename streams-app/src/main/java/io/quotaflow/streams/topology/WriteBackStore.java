@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -37,8 +38,15 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * <p>Reads see what waits: {@link #get} first, and the range reads merge it, in key order, over what the store
  * below holds. Reads may come from interactive queries on other threads, so the waiting writes are kept in a
  * concurrent map and a range read merges a copy of them. Values are kept by reference until the commit: a value
- * put must not be changed afterwards (the processors build a new record for every write). Keys must be ordered
- * as their UTF-8 bytes are, which is how the String serde's keys are ordered in the stores below.
+ * put must not be changed afterwards (the processors write a new record, or the inputs of one, every time). Keys
+ * must be ordered as their UTF-8 bytes are, which is how the String serde's keys are ordered in the stores below.
+ *
+ * <p>A processor that keeps its values in another form may leave the record to be built later ({@link
+ * #putDeferred}): then nothing is built per write, only once at the commit and at each read of what waits. At
+ * 100,000 tasks in {@code bench cpu} nearly every task has a write waiting at any time, and the gate's task records
+ * built per write, with their nested records, were ~110 B per task of live heap under load (a class histogram),
+ * copied by every young collection until the commit; at 5,000 tasks a record was built for every sample and all
+ * but the last of each commit thrown away (docs/benchmarks.md, <i>Records built at the commit</i>).
  *
  * <p>It extends Kafka Streams' internal {@code WrappedStateStore} because the commit's flush reaches only stores
  * that are a {@code CachedStateStore} (checked in kafka-streams 4.3.1); an upgrade of Kafka Streams must keep
@@ -58,6 +66,34 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
     super(wrapped);
   }
 
+  /**
+   * A value that waits for the commit as the inputs of its record, built from them when it is read and at the commit:
+   * it must build equal records every time, from inputs that are not changed after the write, on any thread (the
+   * live-state API reads what waits).
+   */
+  @FunctionalInterface
+  interface Deferred<V> {
+    V value();
+  }
+
+  /**
+   * The write-back store under {@code store}, a store as {@code ProcessorContext.getStateStore} hands it out (inside
+   * Kafka Streams' read-write decorator, which has no {@link #putDeferred}).
+   *
+   * @throws IllegalStateException when there is none: the store was not built by {@link #writingBack}
+   */
+  @SuppressWarnings("unchecked")
+  static <V> WriteBackStore<V> beneath(KeyValueStore<String, V> store) {
+    StateStore current = store;
+    while (current instanceof WrappedStateStore<?, ?, ?> wrapper) {
+      if (current instanceof WriteBackStore<?> found) {
+        return (WriteBackStore<V>) found;
+      }
+      current = wrapper.wrapped();
+    }
+    throw new IllegalStateException("store " + store.name() + " does not write back: build it with writingBack");
+  }
+
   /** {@code inner}'s store, its writes held until the commit. */
   static <V> StoreBuilder<KeyValueStore<String, V>> writingBack(StoreBuilder<KeyValueStore<String, V>> inner) {
     return new Builder<>(inner);
@@ -67,6 +103,12 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
   public void put(String key, V value) {
     Objects.requireNonNull(key, "key cannot be null");
     waiting.put(key, value == null ? DELETED : value);
+  }
+
+  /** Like {@link #put}, but the record is built only when read and once at the commit ({@link Deferred}). */
+  void putDeferred(String key, Deferred<V> value) {
+    Objects.requireNonNull(key, "key cannot be null");
+    waiting.put(key, Objects.requireNonNull(value, "value"));
   }
 
   @Override
@@ -175,7 +217,7 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
 
   @SuppressWarnings("unchecked")
   private V value(Object held) {
-    return (V) held;
+    return held instanceof Deferred<?> deferred ? (V) deferred.value() : (V) held;
   }
 
   private KeyValueIterator<String, V> merged(KeyValueIterator<String, V> stored, Predicate<String> wanted,

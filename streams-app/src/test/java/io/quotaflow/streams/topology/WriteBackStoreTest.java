@@ -1,12 +1,14 @@
 package io.quotaflow.streams.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -101,6 +103,44 @@ class WriteBackStoreTest {
   }
 
   @Test
+  void aDeferredWriteIsBuiltAtEachReadOfItAndOnceAtTheFlush() {
+    AtomicInteger built = new AtomicInteger();
+    store.put("n1/a", "old");
+    store.flushCache();
+    store.putDeferred("n1/a", () -> "v" + built.incrementAndGet());
+    assertThat(built).hasValue(0);
+
+    assertThat(store.get("n1/a")).isEqualTo("v1");
+    assertThat(pairs(store.prefixScan("n1/", new StringSerializer()))).containsExactly("n1/a=v2");
+    assertThat(below.get("n1/a")).isEqualTo("old");
+
+    store.flushCache();
+    assertThat(built).hasValue(3);
+    assertThat(below.get("n1/a")).isEqualTo("v3");
+    assertThat(store.get("n1/a")).isEqualTo("v3");
+    assertThat(built).hasValue(3);
+  }
+
+  @Test
+  void aWriteReplacesADeferredOneAndADeleteHidesIt() {
+    store.putDeferred("n1/a", () -> "deferred");
+    store.put("n1/a", "put");
+    store.putDeferred("n1/b", () -> "deferred");
+    assertThat(store.delete("n1/b")).isEqualTo("deferred");
+
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("put");
+    assertThat(below.get("n1/b")).isNull();
+  }
+
+  @Test
+  void onlyAStoreThatWritesBackTakesDeferredWrites() {
+    assertThat(WriteBackStore.beneath(store)).isSameAs(store);
+    assertThatThrownBy(() -> WriteBackStore.beneath(below)).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("write-back").hasMessageContaining("does not write back");
+  }
+
+  @Test
   void aDirtyCloseDropsWhatWaited() {
     store.put("n1/a", "1");
     store.flushCache();
@@ -152,9 +192,14 @@ class WriteBackStoreTest {
     for (int step = 0; step < 5_000; step++) {
       String key = "n" + random.nextInt(3) + "/t" + random.nextInt(8);
       switch (random.nextInt(10)) {
-        case 0, 1, 2, 3 -> {
+        case 0, 1 -> {
           store.put(key, Integer.toString(step));
           truth.put(key, Integer.toString(step));
+        }
+        case 2, 3 -> {
+          String value = "d" + step;
+          store.putDeferred(key, () -> value);
+          truth.put(key, value);
         }
         case 4, 5 -> {
           assertThat(store.delete(key)).isEqualTo(truth.remove(key));
