@@ -46,7 +46,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * 100,000 tasks in {@code bench cpu} nearly every task has a write waiting at any time, and the gate's task records
  * built per write, with their nested records, were ~110 B per task of live heap under load (a class histogram),
  * copied by every young collection until the commit; at 5,000 tasks a record was built for every sample and all
- * but the last of each commit thrown away (docs/benchmarks.md, <i>Records built at the commit</i>).
+ * but the last of each commit thrown away (docs/benchmarks.md, <i>What the gate's task record costs, and records
+ * built at the commit</i>).
  *
  * <p>It extends Kafka Streams' internal {@code WrappedStateStore} because the commit's flush reaches only stores
  * that are a {@code CachedStateStore} (checked in kafka-streams 4.3.1); an upgrade of Kafka Streams must keep
