@@ -1,5 +1,6 @@
 package io.quotaflow.testharness;
 
+import io.quotaflow.embedded.Directories;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,6 +21,10 @@ import org.opentest4j.AssertionFailedError;
  * class path, as it runs in production: so that a test can kill it with SIGKILL and nothing of it
  * survives in the test's JVM. Output goes to a log file per start, kept for the failure message.
  * Ended only through its own handle ({@link #kill}, {@link #stop}, {@link #close}), never by name.
+ *
+ * <p>Each child has a {@code java.io.tmpdir} of its own, deleted once the child is gone: RocksDB extracts its JNI
+ * library (~14 MB) into the temporary directory at every start and deletes it only on a normal exit, so every child
+ * a test killed left one in the machine's {@code /tmp} (eight per {@code ./mvnw verify}).
  */
 public final class ChildJvm implements AutoCloseable {
   /** Small heaps and the serial collector: several children share two cores with the test. */
@@ -30,11 +35,13 @@ public final class ChildJvm implements AutoCloseable {
   private final String name;
   private final Process process;
   private final Path log;
+  private final Path tmpDir;
 
-  private ChildJvm(String name, Process process, Path log) {
+  private ChildJvm(String name, Process process, Path log, Path tmpDir) {
     this.name = name;
     this.process = process;
     this.log = log;
+    this.tmpDir = tmpDir;
   }
 
   /**
@@ -53,16 +60,23 @@ public final class ChildJvm implements AutoCloseable {
       Map<String, String> env) throws IOException {
     Files.createDirectories(logDir);
     Path log = Files.createTempFile(logDir, name + "-", ".log");
+    Path tmpDir = Directories.temporary(name + "-tmp-");
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(jvmOptions);
+    command.add("-Djava.io.tmpdir=" + tmpDir);
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(mainClass);
     command.addAll(args);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(env);
-    return new ChildJvm(name, builder.start(), log);
+    try {
+      return new ChildJvm(name, builder.start(), log, tmpDir);
+    } catch (IOException e) {
+      Directories.deleteRecursively(tmpDir);
+      throw e;
+    }
   }
 
   public String name() {
@@ -80,13 +94,17 @@ public final class ChildJvm implements AutoCloseable {
   /** SIGKILL (what {@link Process#destroyForcibly()} sends on Linux), then waits until it is gone. */
   public void kill() {
     process.destroyForcibly();
-    awaitExit();
+    if (awaitExit()) {
+      Directories.deleteRecursively(tmpDir);
+    }
   }
 
   /** SIGTERM: the process's own graceful stop; SIGKILL if it is not gone within 30 s. Returns the exit code. */
   public int stop() {
     process.destroy();
-    if (!awaitExit()) {
+    if (awaitExit()) {
+      Directories.deleteRecursively(tmpDir);
+    } else {
       kill();
     }
     return process.exitValue();
@@ -94,8 +112,16 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Waits up to {@code timeout} for the process to end by itself; its exit code, or empty when it still runs. */
   public OptionalInt awaitExit(Duration timeout) throws InterruptedException {
-    return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
-        ? OptionalInt.of(process.exitValue()) : OptionalInt.empty();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      return OptionalInt.empty();
+    }
+    Directories.deleteRecursively(tmpDir);
+    return OptionalInt.of(process.exitValue());
+  }
+
+  /** The child's {@code java.io.tmpdir}; it no longer exists once the child is seen gone. */
+  public Path tmpDir() {
+    return tmpDir;
   }
 
   /** Everything it printed so far. */
@@ -139,6 +165,8 @@ public final class ChildJvm implements AutoCloseable {
   public void close() {
     if (process.isAlive()) {
       kill();
+    } else {
+      Directories.deleteRecursively(tmpDir);
     }
   }
 
