@@ -1,5 +1,7 @@
 package io.quotaflow.streams.topology;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -114,6 +116,41 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
     waiting.put(key, Objects.requireNonNull(value, "value"));
   }
 
+  /**
+   * How a value is made of parts that writers write apart ({@link #putPart}): the CPU processor's and the peak
+   * gate's of a task's record ({@link TaskRecords}).
+   */
+  interface Layout<V> {
+    /** How many parts a value has. */
+    int parts();
+
+    /** Part {@code index} of {@code value}; null when it has none. */
+    Object part(V value, int index);
+
+    /** The value of {@code parts}, by index; null, a deleted key, when every part is null. */
+    V of(Object[] parts);
+  }
+
+  /**
+   * Writes part {@code index} of the value under {@code key}, built at a read and once at the commit as a {@link
+   * Deferred} is (built as null: the part is gone), whatever the other parts hold. A later write of the same part
+   * replaces this one; a write of another part goes with it, so writers of several parts of one key write one record
+   * per commit. A part not written since the last commit is taken from what waited before or, when nothing did, from
+   * the store below, read when the value is built; when every part was written, nothing is read.
+   */
+  void putPart(String key, Layout<V> layout, int index, Deferred<?> part) {
+    Objects.requireNonNull(key, "key cannot be null");
+    Objects.requireNonNull(part, "part");
+    Object held = waiting.get(key);
+    if (held instanceof PartWrites<?> parts && parts.layout == layout) {
+      parts.set(index, part);
+      return;
+    }
+    PartWrites<V> parts = new PartWrites<>(this, layout, key, held);
+    parts.set(index, part);
+    waiting.put(key, parts);
+  }
+
   @Override
   public V putIfAbsent(String key, V value) {
     V current = get(key);
@@ -213,6 +250,54 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
     super.close();
   }
 
+  /**
+   * The parts written of a key's value since the last commit, over what stood before them: {@code before} is what
+   * waited when the first came ({@link #DELETED}, a value or a deferred one), or null when nothing did, and the store
+   * below is read then.
+   */
+  private static final class PartWrites<V> implements Deferred<V> {
+    private static final VarHandle PARTS = MethodHandles.arrayElementVarHandle(Deferred[].class);
+
+    private final WriteBackStore<V> store;
+    private final Layout<V> layout;
+    private final String key;
+    private final Object before;
+    /** By part, null where none was written; set by the stream thread, read by any (the live-state API). */
+    private final Deferred<?>[] written;
+
+    PartWrites(WriteBackStore<V> store, Layout<V> layout, String key, Object before) {
+      this.store = store;
+      this.layout = layout;
+      this.key = key;
+      this.before = before;
+      this.written = new Deferred<?>[layout.parts()];
+    }
+
+    void set(int index, Deferred<?> part) {
+      PARTS.setRelease(written, index, part);
+    }
+
+    @Override
+    public V value() {
+      Object[] parts = new Object[written.length];
+      boolean readBefore = false;
+      V stoodBefore = null;
+      for (int i = 0; i < parts.length; i++) {
+        Deferred<?> part = (Deferred<?>) PARTS.getAcquire(written, i);
+        if (part != null) {
+          parts[i] = part.value();
+          continue;
+        }
+        if (!readBefore) {
+          stoodBefore = before == null ? store.wrapped().get(key) : before == DELETED ? null : store.value(before);
+          readBefore = true;
+        }
+        parts[i] = stoodBefore == null ? null : layout.part(stoodBefore, i);
+      }
+      return layout.of(parts);
+    }
+  }
+
   /** How many keys have writes waiting for the commit. */
   int waitingWrites() {
     return waiting.size();
@@ -292,8 +377,9 @@ final class WriteBackStore<V> extends WrappedStateStore<KeyValueStore<String, V>
           stored.next(); // the write replaces what is stored
         }
         nextWrite++;
-        if (write.value != DELETED) {
-          next = KeyValue.pair(write.key, value(write.value));
+        V value = write.value == DELETED ? null : value(write.value);
+        if (value != null) { // parts written may leave no value (putPart)
+          next = KeyValue.pair(write.key, value);
         }
       }
       return true;

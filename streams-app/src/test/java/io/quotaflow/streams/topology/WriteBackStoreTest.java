@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -134,6 +135,84 @@ class WriteBackStoreTest {
   }
 
   @Test
+  void partsWrittenBetweenTwoCommitsWaitAsOneWriteOverWhatIsStored() {
+    store.put("n1/a", "a0|b0");
+    store.flushCache();
+
+    store.putPart("n1/a", TWO_PARTS, 0, part("a1"));
+    assertThat(store.get("n1/a")).isEqualTo("a1|b0");
+    store.putPart("n1/a", TWO_PARTS, 1, part("b1"));
+    store.putPart("n1/a", TWO_PARTS, 0, part("a2")); // replaces the first change of its part
+    assertThat(store.get("n1/a")).isEqualTo("a2|b1");
+    assertThat(pairs(store.all())).containsExactly("n1/a=a2|b1");
+    assertThat(store.waitingWrites()).isEqualTo(1);
+    assertThat(below.get("n1/a")).isEqualTo("a0|b0");
+
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("a2|b1");
+    store.putPart("n1/a", TWO_PARTS, 1, part("b2")); // over what the commit wrote
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("a2|b2");
+  }
+
+  @Test
+  void aValueWhosePartsWereAllWrittenIsBuiltWithoutWhatStoodBefore() {
+    AtomicInteger partsRead = new AtomicInteger();
+    TwoParts counting = new TwoParts() {
+      @Override
+      public Object part(String value, int index) {
+        partsRead.incrementAndGet();
+        return super.part(value, index);
+      }
+    };
+    store.put("n1/a", "a0|b0");
+    store.flushCache();
+
+    store.putPart("n1/a", counting, 0, part("a1"));
+    assertThat(store.get("n1/a")).isEqualTo("a1|b0");
+    assertThat(partsRead).as("the part not written, from the stored value").hasValue(1);
+    store.putPart("n1/a", counting, 1, part("b1"));
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("a1|b1");
+    assertThat(partsRead).as("both written: the stored value not read").hasValue(1);
+  }
+
+  @Test
+  void aPartGoesOverAWaitingWriteOrDeleteAndAWriteReplacesParts() {
+    store.put("n1/a", "x|y");
+    store.putPart("n1/a", TWO_PARTS, 1, part("z"));
+    store.put("n1/b", "stored|");
+    store.flushCache();
+    store.delete("n1/b");
+    store.putPart("n1/b", TWO_PARTS, 0, part("p"));
+    store.putPart("n1/c", TWO_PARTS, 1, part("q"));
+    store.put("n1/c", "put|");
+
+    assertThat(pairs(store.prefixScan("n1/", new StringSerializer()))).containsExactly("n1/a=x|z", "n1/b=p|", "n1/c=put|");
+    store.flushCache();
+    assertThat(below.get("n1/a")).isEqualTo("x|z");
+    assertThat(below.get("n1/b")).isEqualTo("p|");
+    assertThat(below.get("n1/c")).isEqualTo("put|");
+  }
+
+  @Test
+  void aValueWhosePartsAreAllGoneIsDeleted() {
+    store.put("n1/a", "a|b");
+    store.put("n1/b", "kept|");
+    store.flushCache();
+
+    store.putPart("n1/a", TWO_PARTS, 0, part(""));
+    assertThat(store.get("n1/a")).isEqualTo("|b");
+    store.putPart("n1/a", TWO_PARTS, 1, part(""));
+    assertThat(store.get("n1/a")).isNull();
+    assertThat(pairs(store.all())).as("skipped by range reads").containsExactly("n1/b=kept|");
+
+    store.flushCache();
+    assertThat(below.get("n1/a")).isNull();
+    assertThat(below.get("n1/b")).isEqualTo("kept|");
+  }
+
+  @Test
   void onlyAStoreThatWritesBackTakesDeferredWrites() {
     assertThat(WriteBackStore.beneath(store)).isSameAs(store);
     assertThatThrownBy(() -> WriteBackStore.beneath(below)).isInstanceOf(IllegalStateException.class)
@@ -201,8 +280,21 @@ class WriteBackStoreTest {
           store.putDeferred(key, () -> value);
           truth.put(key, value);
         }
-        case 4, 5 -> {
+        case 4 -> {
           assertThat(store.delete(key)).isEqualTo(truth.remove(key));
+        }
+        case 5 -> {
+          int index = random.nextInt(2);
+          String value = random.nextInt(4) == 0 ? "" : "p" + step;
+          store.putPart(key, TWO_PARTS, index, part(value));
+          String[] parts = truth.containsKey(key) ? TWO_PARTS.split(truth.get(key)) : new String[2];
+          parts[index] = value.isEmpty() ? null : value;
+          String next = TWO_PARTS.of(parts);
+          if (next == null) {
+            truth.remove(key);
+          } else {
+            truth.put(key, next);
+          }
         }
         case 6 -> store.flushCache();
         case 7 -> assertThat(pairs(store.prefixScan("n1/", new StringSerializer()))).as("step %d", step)
@@ -213,6 +305,43 @@ class WriteBackStoreTest {
         }
       }
     }
+  }
+
+  /**
+   * Values of two parts, {@code left|right}; a value without {@code |} is its left part, and an empty part is none.
+   */
+  private static final TwoParts TWO_PARTS = new TwoParts();
+
+  private static class TwoParts implements WriteBackStore.Layout<String> {
+    @Override
+    public int parts() {
+      return 2;
+    }
+
+    @Override
+    public Object part(String value, int index) {
+      return split(value)[index];
+    }
+
+    @Override
+    public String of(Object[] parts) {
+      String left = parts[0] == null ? "" : (String) parts[0];
+      String right = parts[1] == null ? "" : (String) parts[1];
+      return left.isEmpty() && right.isEmpty() ? null : left + "|" + right;
+    }
+
+    String[] split(String value) {
+      String[] parts = Arrays.copyOf(value.split("\\|", -1), 2);
+      for (int i = 0; i < parts.length; i++) {
+        parts[i] = parts[i] == null || parts[i].isEmpty() ? null : parts[i];
+      }
+      return parts;
+    }
+  }
+
+  /** A part written as {@code value}; {@code ""}: the part is gone. */
+  private static WriteBackStore.Deferred<String> part(String value) {
+    return () -> value.isEmpty() ? null : value;
   }
 
   private static List<String> expected(Map<String, String> truth, String prefix) {
