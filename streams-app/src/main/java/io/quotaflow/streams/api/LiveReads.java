@@ -8,12 +8,11 @@ import io.quotaflow.schemas.avro.PoolState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.kafka.common.serialization.StringSerializer;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import io.quotaflow.schemas.json.JsonRecords;
 import io.quotaflow.streams.topology.LiveStores;
+import java.util.List;
 import java.util.function.Function;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -55,7 +54,8 @@ final class LiveReads {
       }
       case TASK -> {
         String key = TaskKey.keyOf(route.node(), route.id());
-        TaskCpuState stored = this.<TaskCpuState, TaskCpuState>query(LiveStores.TASK_CPU, partition, s -> s.get(key));
+        TaskRecord record = this.<TaskRecord, TaskRecord>query(LiveStores.TASKS, partition, s -> s.get(key));
+        TaskCpuState stored = record == null ? null : record.getCpu();
         TaskCpuState cpu = LiveStores.taskCpu(key, stored,
             stored == null ? null : this.<TaskSpec, TaskSpec>query(LiveStores.TASK_SPEC, partition, s -> s.get(key)));
         TaskView view = TaskView.of(route.node(), route.id(), cpu, gate(route.node(), partition));
@@ -75,13 +75,8 @@ final class LiveReads {
     if (gate == null) {
       return null;
     }
-    List<GateTaskRecord> tasks = this.<GateTaskRecord, List<GateTaskRecord>>query(LiveStores.PEAK_GATE_TASKS, partition, s -> {
-      List<GateTaskRecord> all = new ArrayList<>();
-      try (KeyValueIterator<String, GateTaskRecord> it = s.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
-        it.forEachRemaining(kv -> all.add(LiveStores.gateTask(kv.key, kv.value)));
-      }
-      return all;
-    });
+    List<GateTaskRecord> tasks = this.<TaskRecord, List<GateTaskRecord>>query(LiveStores.TASKS, partition,
+        s -> LiveStores.gateTasks(s, node));
     return new LiveStores.GateView(gate, tasks);
   }
 

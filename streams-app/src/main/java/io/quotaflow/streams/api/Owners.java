@@ -35,7 +35,7 @@ final class Owners {
         case POOLS -> streams.queryMetadataForKey(LiveStores.POOL_STATE, "", POOL_PARTITION);
         case POOL -> streams.queryMetadataForKey(LiveStores.POOL_STATE, route.id(), POOL_PARTITION);
         case NODE -> streams.queryMetadataForKey(LiveStores.NODE_STATUS, route.node(), BY_NODE);
-        case TASK -> streams.queryMetadataForKey(LiveStores.TASK_CPU, TaskKey.keyOf(route.node(), route.id()), BY_NODE);
+        case TASK -> streams.queryMetadataForKey(LiveStores.TASKS, TaskKey.keyOf(route.node(), route.id()), BY_NODE);
       };
     } catch (InvalidStateStoreException | IllegalStateException e) {
       throw ApiException.unavailable("live state is not queryable while Kafka Streams is " + streams.state() + ": " + e.getMessage());

@@ -22,8 +22,8 @@ import org.rocksdb.WriteBufferManager;
  * memtables several times a second each, with their fsyncs and compactions, while the stores written
  * on every sample kept theirs ({@code quotaflow bench cpu --scale 100000}, docs/benchmarks.md).
  * Instead each store's memtable is capped at {@link #memtableBytes}, so a store fills and flushes its own.
- * The budget then holds while the memtables fit in it: three stores per partition are written on every
- * sample, ~3/64 of the budget per partition, so beyond ~20 partitions on one instance they can exceed it
+ * The budget then holds while the memtables fit in it: two stores per partition are written on every
+ * sample, ~2/64 of the budget per partition, so beyond ~30 partitions on one instance they can exceed it
  * (docs/operations.md).
  */
 public final class BoundedRocksDbConfig implements RocksDBConfigSetter {

@@ -9,6 +9,8 @@ import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The CPU decisions of a node partition: samples, task specs, node statuses and broadcast configs in
@@ -23,6 +25,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * transaction) inits the processor again, which starts from the stores.
  */
 final class CpuProcessor extends ContextualProcessor<String, Object, String, Object> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CpuProcessor.class);
 
   private final Topics topics;
   private final TopologyProbe probe;
@@ -40,6 +44,12 @@ final class CpuProcessor extends ContextualProcessor<String, Object, String, Obj
   @Override
   public void init(ProcessorContext<String, Object> context) {
     super.init(context);
+    // Before either processor of the task reads a task record: the peak gate reads its gates when records come.
+    int moved = LegacyTaskStores.moveInto(context);
+    if (moved > 0) {
+      LOG.info("Task {}: moved {} task records of an older version from {} and {} into {}", context.taskId(), moved,
+          Names.LEGACY_TASK_CPU_STORE, Names.LEGACY_GATE_TASKS_STORE, Names.TASK_STORE);
+    }
     TaskStores stores = new TaskStores(context, probe);
     samples = new SampleInput(stores, decisions, probe);
     specs = new SpecInput(stores, decisions, probe);

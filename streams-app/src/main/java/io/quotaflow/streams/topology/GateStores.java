@@ -24,7 +24,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -36,8 +35,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link #publish} what it decided, {@link #save} it (which publishes its table when worth it).
  *
  * <p>A node's gate lives in memory while its stream task runs, and every change is written through
- * at once: the node's settings, clock and counters in {@code peak-gate-state}, each changed task in
- * {@code peak-gate-tasks}, together with the usage totals of its run while it is live and the gate's clock.
+ * at once: the node's settings, clock and counters in {@code peak-gate-state}, each changed task as its part of
+ * the task's record in {@code task-state} ({@link TaskRecords}), together with the usage totals of its run while it
+ * is live and the gate's clock.
  * In memory the totals go with the node's gate ({@link NodeGate#usage}); the processor changes them, and the
  * gate's next {@link #save} writes them.
  * A sample so rewrites one small task record, never the whole node: the clock it moved goes with that
@@ -57,14 +57,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class GateStores {
 
-  private static final StringSerializer KEYS = new StringSerializer();
-
   private final ProcessorContext<String, Object> context;
   private final TopologyProbe probe;
   final KeyValueStore<String, PeakGateStateRecord> gates;
-  private final KeyValueStore<String, GateTaskRecord> gateTasks;
-  /** The same store, to write a task's record as its values (built at the commit, {@link #writeTask}). */
-  private final WriteBackStore<GateTaskRecord> gateTasksWritten;
+  /** Each task's gate record: its part of the task's record, which the CPU processor's part shares. */
+  private final TaskRecords<GateTaskRecord> gateTasks;
   /** Usage totals as the app kept them before they moved into the task records: read to carry a run over. */
   private final KeyValueStore<String, TaskUsageStatsRecord> legacyUsage;
   /** Whether a sweep found {@link #legacyUsage} empty: nothing writes it, so it stays so. */
@@ -99,8 +96,7 @@ final class GateStores {
     this.context = context;
     this.probe = probe;
     this.gates = context.getStateStore(Names.PEAK_GATE_STORE);
-    this.gateTasks = context.getStateStore(Names.PEAK_GATE_TASKS_STORE);
-    this.gateTasksWritten = WriteBackStore.beneath(gateTasks);
+    this.gateTasks = TaskRecords.gate(context.getStateStore(Names.TASK_STORE));
     this.legacyUsage = context.getStateStore(Names.MEMORY_USAGE_STATS_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -147,7 +143,7 @@ final class GateStores {
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
     NodeUsage usage = new NodeUsage();
-    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
+    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node))) {
       all.forEachRemaining(kv -> {
         GateTaskRecord task = GateRecords.read(kv.key, kv.value);
         task.setOperation(operations.of(task.getOperation()));
@@ -257,7 +253,7 @@ final class GateStores {
     TaskUsageStats usage = node.usage().written(task.task(), task.live());
     long streamTimeMs = node.gate().streamTimeMs();
     long clockRecordTsMs = node.clockRecordTsMs();
-    gateTasksWritten.putDeferred(key, () -> GateRecords.task(task, usage, streamTimeMs, clockRecordTsMs));
+    gateTasks.putDeferred(key, () -> GateRecords.task(task, usage, streamTimeMs, clockRecordTsMs));
     deleteCarriedOver(key, task.task(), node.usage());
   }
 

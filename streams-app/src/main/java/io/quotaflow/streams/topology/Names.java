@@ -34,14 +34,21 @@ final class Names {
   static final String POOL_STATE_SINK = "pool-state-sink";
   static final String POOL_CAP_BROADCAST_SINK = "pool-cap-broadcast-sink";
 
-  static final String TASK_STATE_STORE = "cpu-task-state";
+  /**
+   * Each task's CPU state and gate record in one record (TaskRecord): a sample changes both, and writes one record
+   * (TaskRecords).
+   */
+  static final String TASK_STORE = "task-state";
+  /** Each task's CPU state until 2026-11-29 (now in TASK_STORE): read once at start to move what an older version left. */
+  static final String LEGACY_TASK_CPU_STORE = "cpu-task-state";
   /** Each task's spec, apart from its state: written when a spec arrives, not on every sample (TaskStores). */
   static final String TASK_SPEC_STORE = "cpu-task-spec";
   static final String NODE_STATUS_STORE = "node-status";
   static final String CONFIG_STORE = "config-state";
   static final String POOL_PARTIALS_STORE = "pool-partials";
   static final String PEAK_GATE_STORE = "peak-gate-state";
-  static final String PEAK_GATE_TASKS_STORE = "peak-gate-tasks";
+  /** Each task's gate record until 2026-11-29 (now in TASK_STORE): read once at start, as LEGACY_TASK_CPU_STORE. */
+  static final String LEGACY_GATE_TASKS_STORE = "peak-gate-tasks";
   static final String MEMORY_USAGE_STATS_STORE = "memory-usage-stats";
   /** Each node's gate table as last published on gate-tables: what the next one is compared with. */
   static final String GATE_TABLE_STORE = "peak-gate-published-table";

@@ -14,6 +14,7 @@ import io.quotaflow.schemas.avro.internal.PoolPartial;
 import io.quotaflow.schemas.avro.internal.PoolPartialReport;
 import io.quotaflow.schemas.avro.internal.PoolVolumeRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
@@ -91,8 +92,12 @@ public final class QuotaflowTopology {
     topology.addProcessor(CPU_PROCESSOR, () -> new CpuProcessor(topics, probe),
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE);
 
-    // Read and written on every sample: read through the processor's memo of the states it last wrote (TaskStores).
-    topology.addStateStore(writtenPerSample(TASK_STATE_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
+    // Read and written on every sample, by this processor and the peak gate, each its part of a task's record
+    // (TaskRecords); read through the processor's memo of the states it last wrote (TaskStores).
+    topology.addStateStore(writtenPerSample(TASK_STORE, topics.valueSerde(TaskRecord.class)), CPU_PROCESSOR);
+    // Where the two parts were kept before 2026-11-29: restored, then moved into the task records at start.
+    topology.addStateStore(uncached(LEGACY_TASK_CPU_STORE, topics.valueSerde(TaskCpuState.class)), CPU_PROCESSOR);
+    topology.addStateStore(uncached(LEGACY_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), CPU_PROCESSOR);
     // The tasks' specs, kept apart from their states so a sample does not rewrite its task's spec; read with the state.
     topology.addStateStore(uncached(TASK_SPEC_STORE, topics.taskSpecs().valueSerde()), CPU_PROCESSOR);
     // Written by the CPU processor alone, which reads each value once (TaskStores); the peak gate reads them as its
@@ -119,11 +124,10 @@ public final class QuotaflowTopology {
     topology.addProcessor(PEAK_GATE, () -> new PeakGateProcessor(topics, probe),
         SAMPLES_CHECK, TASK_SPECS_CHECK, NODES_CHECK, CONFIG_BROADCAST_SOURCE, ENFORCEMENT_RESULTS_CHECK);
     topology.addStateStore(store(PEAK_GATE_STORE, topics.valueSerde(PeakGateStateRecord.class)), PEAK_GATE);
-    topology.addStateStore(writtenPerSample(PEAK_GATE_TASKS_STORE, topics.valueSerde(GateTaskRecord.class)), PEAK_GATE);
     // Read only to carry over the usage totals an older version kept here (GateStores): the task records hold them now.
     topology.addStateStore(store(MEMORY_USAGE_STATS_STORE, topics.valueSerde(TaskUsageStatsRecord.class)), PEAK_GATE);
     topology.addStateStore(store(GATE_TABLE_STORE, topics.gateTables().valueSerde()), PEAK_GATE);
-    topology.connectProcessorAndStateStores(PEAK_GATE, NODE_STATUS_STORE, CONFIG_STORE);
+    topology.connectProcessorAndStateStores(PEAK_GATE, TASK_STORE, NODE_STATUS_STORE, CONFIG_STORE);
     topology.addSink(FREEZE_DECISIONS_SINK, topics.freezeDecisions().name(), topics.freezeDecisions().keySerde().serializer(),
         topics.freezeDecisions().valueSerde().serializer(), new NodeStreamPartitioner<>(), PEAK_GATE);
     topology.addSink(GATE_TABLES_SINK, topics.gateTables().name(), topics.gateTables().keySerde().serializer(),
@@ -141,9 +145,12 @@ public final class QuotaflowTopology {
     return topology;
   }
 
-  /** The changelog topics of the per-task CPU state and of the tasks' specs, for tools that measure or inspect them. */
+  /**
+   * The changelog topics of the per-task records (CPU state and gate record) and of the tasks' specs, for tools that
+   * measure or inspect them.
+   */
   public static List<String> taskChangelogs(String applicationId) {
-    return List.of(applicationId + "-" + TASK_STATE_STORE + "-changelog",
+    return List.of(applicationId + "-" + TASK_STORE + "-changelog",
         applicationId + "-" + TASK_SPEC_STORE + "-changelog");
   }
 

@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -67,10 +66,11 @@ final class TaskStores {
   /** Built once: a builder fills in every default by deep copy, and this is read on every sample. */
   private static final ClusterConfig DEFAULTS = defaultCluster();
   private final TopologyProbe probe;
-  /** Each task's state without its spec (in states written before the spec moved, with it). */
-  private final KeyValueStore<String, TaskCpuState> tasks;
-  /** The same store, to write a state in its stored form, built at the commit ({@link #apply}). */
-  private final WriteBackStore<TaskCpuState> tasksWritten;
+  /**
+   * Each task's state without its spec (in states written before the spec moved, with it): its part of the task's
+   * record, which the peak gate's part shares.
+   */
+  private final TaskRecords<TaskCpuState> tasks;
   /** Each spec'd task's spec, by the key of its state. */
   private final KeyValueStore<String, TaskSpec> specs;
   private final KeyValueStore<String, NodeStatus> nodes;
@@ -96,8 +96,7 @@ final class TaskStores {
   TaskStores(ProcessorContext<String, Object> context, TopologyProbe probe) {
     this.context = context;
     this.probe = probe;
-    this.tasks = context.getStateStore(Names.TASK_STATE_STORE);
-    this.tasksWritten = WriteBackStore.beneath(tasks);
+    this.tasks = TaskRecords.cpu(context.getStateStore(Names.TASK_STORE));
     this.specs = context.getStateStore(Names.TASK_SPEC_STORE);
     this.nodes = context.getStateStore(Names.NODE_STATUS_STORE);
     this.configs = context.getStateStore(Names.CONFIG_STORE);
@@ -245,7 +244,7 @@ final class TaskStores {
 
   /** The node's tasks, each with its spec as {@link #task} reads it, in key order. */
   List<KeyValue<String, TaskCpuState>> tasksOf(String node) {
-    try (KeyValueIterator<String, TaskCpuState> range = tasks.prefixScan(TaskKey.nodePrefix(node), new StringSerializer())) {
+    try (KeyValueIterator<String, TaskCpuState> range = tasks.prefixScan(TaskKey.nodePrefix(node))) {
       return read(range, state -> true);
     }
   }
@@ -338,7 +337,7 @@ final class TaskStores {
         }
       }
       // Its stored form is built at the commit: no copy per sample waits for it (WriteBackStore.Deferred).
-      tasksWritten.putDeferred(key, () -> StoredTaskState.stored(after));
+      tasks.putDeferred(key, () -> StoredTaskState.stored(after));
       tasksRead.put(key, after);
     }
     updatePoolPartials(before, outcome.state());

@@ -7,9 +7,9 @@ import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
 import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
-import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import io.quotaflow.streams.simulate.OfflineDriver;
 import io.quotaflow.streams.topology.LiveStores;
 import java.time.Instant;
@@ -50,19 +50,15 @@ class LiveViewsTest {
     if (node == null) {
       return null;
     }
-    java.util.List<GateTaskRecord> tasks = new java.util.ArrayList<>();
-    try (org.apache.kafka.streams.state.KeyValueIterator<String, GateTaskRecord> all = offline.driver()
-        .<String, GateTaskRecord>getKeyValueStore(LiveStores.PEAK_GATE_TASKS)
-        .prefixScan("n1/", new org.apache.kafka.common.serialization.StringSerializer())) {
-      all.forEachRemaining(kv -> tasks.add(LiveStores.gateTask(kv.key, kv.value)));
-    }
-    return new LiveStores.GateView(node, tasks);
+    return new LiveStores.GateView(node,
+        LiveStores.gateTasks(offline.driver().<String, TaskRecord>getKeyValueStore(LiveStores.TASKS), "n1"));
   }
 
   /** The task's state with its spec, as the live-state API reads the two stores. */
   private TaskCpuState cpu(String task) {
     String key = "n1/" + task;
-    return LiveStores.taskCpu(key, offline.driver().<String, TaskCpuState>getKeyValueStore(LiveStores.TASK_CPU).get(key),
+    TaskRecord record = offline.driver().<String, TaskRecord>getKeyValueStore(LiveStores.TASKS).get(key);
+    return LiveStores.taskCpu(key, record == null ? null : record.getCpu(),
         offline.driver().<String, TaskSpec>getKeyValueStore(LiveStores.TASK_SPEC).get(key));
   }
 

@@ -9,6 +9,7 @@ import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import io.quotaflow.streams.topology.StreamsRunner;
 import io.quotaflow.testharness.KafkaEnv;
@@ -22,17 +23,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * On a real broker, an app restored from changelogs laid out as an older version left them. The usage totals moved
+ * On a real broker, an app restored from changelogs laid out as an older version left them. A task's CPU state and
+ * gate record moved from {@code cpu-task-state} and {@code peak-gate-tasks} into one record in {@code task-state}:
+ * an instance moves them there when it starts and deletes them in the old stores. The usage totals moved
  * from {@code memory-usage-stats} into the gate's task records: a run under way carries over, so its GONE teaches
  * the whole run, and the old entry is deleted. A task's spec moved out of its state into {@code cpu-task-spec}, and
  * the ids out of the state and the gate's task record into their keys alone: a state with its spec and ids inside is
@@ -62,36 +61,31 @@ class StoreLayoutUpgradeIntegrationTest {
   @Test
   void aStateWithItsSpecAndIdsInsideCarriesOnAndIsWrittenWithout(KafkaEnv kafka, @TempDir Path dirs) throws Exception {
     StreamsAppFixture app = new StreamsAppFixture(kafka, "ids-upgrade");
-    String stateChangelog = app.changelog("cpu-task-state");
+    String recordsChangelog = app.changelog("task-state");
     String specChangelog = app.changelog("cpu-task-spec");
-    String tasksChangelog = app.changelog("peak-gate-tasks");
-    Deserializer<TaskCpuState> states = app.topics.valueSerde(TaskCpuState.class).deserializer();
-    Deserializer<GateTaskRecord> tasks = app.topics.valueSerde(GateTaskRecord.class).deserializer();
+    Deserializer<TaskRecord> records = app.topics.valueSerde(TaskRecord.class).deserializer();
     TaskSpec spec = TaskSpec.newBuilder().setNode("n1").setTask("x").setNcpus(2).setOperation("etl").build();
     app.produce(app.topics.taskSpecs(), List.of(Map.entry(TASK, spec)));
 
     try (StreamsRunner first = app.start(Files.createDirectory(dirs.resolve("first")))) {
       app.produce(app.topics.samples(), samples(startMs, 10, 20, 30));
-      latest(kafka, stateChangelog, states, s -> s.getLastSampleTsMs() == startMs + 2_000);
-      latest(kafka, tasksChangelog, tasks, r -> r.getUsage() != null && r.getUsage().getSamples() == 3);
+      latest(kafka, recordsChangelog, records, r -> r.getCpu() != null && r.getCpu().getLastSampleTsMs() == startMs + 2_000
+          && r.getGate() != null && r.getGate().getUsage() != null && r.getGate().getUsage().getSamples() == 3);
     }
 
-    // The records as the oldest layout has them: the ids inside the state, its decision and the gate's record, the
-    // spec inside the state and no spec store.
-    ConsumerRecord<String, TaskCpuState> state = latest(kafka, stateChangelog, states, s -> true);
-    assertThat(List.of(state.value().getNode(), state.value().getTask(), state.value().getLastDecision().getNode()))
+    // The records as the oldest layout has them: in two stores, the ids inside the state, its decision and the gate's
+    // record, the spec inside the state and no spec store.
+    ConsumerRecord<String, TaskRecord> record = latest(kafka, recordsChangelog, records, r -> true);
+    TaskCpuState state = record.value().getCpu();
+    assertThat(List.of(state.getNode(), state.getTask(), state.getLastDecision().getNode()))
         .as("this version writes no ids").containsOnly("");
-    TaskCpuState oldState = TaskCpuState.newBuilder(state.value()).setNode("n1").setTask("x").setSpec(spec)
-        .setLastDecision(CpuDecision.newBuilder(state.value().getLastDecision()).setNode("n1").setTask("x").build())
+    TaskCpuState oldState = TaskCpuState.newBuilder(state).setNode("n1").setTask("x").setSpec(spec)
+        .setLastDecision(CpuDecision.newBuilder(state.getLastDecision()).setNode("n1").setTask("x").build())
         .build();
-    ConsumerRecord<String, GateTaskRecord> gateTask = latest(kafka, tasksChangelog, tasks, r -> true);
-    assertThat(gateTask.value().getTask()).as("this version writes no task id").isEmpty();
-    app.produceRaw(stateChangelog, state.partition(), TASK,
-        app.topics.valueSerde(TaskCpuState.class).serializer().serialize(stateChangelog, oldState));
-    app.produceRaw(specChangelog, state.partition(), TASK, null);
-    app.produceRaw(tasksChangelog, gateTask.partition(), TASK,
-        app.topics.valueSerde(GateTaskRecord.class).serializer().serialize(tasksChangelog,
-            GateTaskRecord.newBuilder(gateTask.value()).setTask("x").build()));
+    GateTaskRecord gateTask = record.value().getGate();
+    assertThat(gateTask.getTask()).as("this version writes no task id").isEmpty();
+    app.produceRaw(specChangelog, record.partition(), TASK, null);
+    asAnOlderVersionLeftThem(app, record.partition(), oldState, GateTaskRecord.newBuilder(gateTask).setTask("x").build());
 
     // A new state directory: the stores come back from the changelogs.
     try (StreamsRunner second = app.start(Files.createDirectory(dirs.resolve("second")))) {
@@ -104,45 +98,44 @@ class StoreLayoutUpgradeIntegrationTest {
       assertThat(republished.value().getNode() + "/" + republished.value().getTask()).isEqualTo(TASK);
 
       app.produce(app.topics.samples(), samples(startMs + 3_000, 40));
-      TaskCpuState rewritten = latest(kafka, stateChangelog, states, s -> s.getLastSampleTsMs() == startMs + 3_000)
-          .value();
-      assertThat(rewritten.getSpec()).as("written without its spec").isNull();
-      assertThat(List.of(rewritten.getNode(), rewritten.getTask())).as("and without ids").containsOnly("");
+      TaskRecord rewritten = latest(kafka, recordsChangelog, records,
+          r -> r != null && r.getCpu().getLastSampleTsMs() == startMs + 3_000).value();
+      assertThat(rewritten.getCpu().getSpec()).as("written without its spec").isNull();
+      assertThat(List.of(rewritten.getCpu().getNode(), rewritten.getCpu().getTask())).as("and without ids")
+          .containsOnly("");
       assertThat(latest(kafka, specChangelog, app.topics.taskSpecs().valueSerde().deserializer(), s -> s != null)
           .value().getNcpus()).as("the spec in its own store").isEqualTo(4.0);
-      GateTaskRecord gate = latest(kafka, tasksChangelog, tasks, r -> r.getUsage() != null && r.getUsage().getSamples() == 4)
-          .value();
+      GateTaskRecord gate = rewritten.getGate();
+      assertThat(gate.getUsage().getSamples()).as("the gate's task carried on in the same record").isEqualTo(4);
       assertThat(gate.getHasSpec()).as("the gate's task found by the key's id, its spec kept").isTrue();
       assertThat(gate.getTask()).isEmpty();
+      assertOldStoresEmptied(kafka, app);
     }
   }
 
   @Test
   void aRunUnderWayAtTheUpgradeTeachesItsWholeRun(KafkaEnv kafka, @TempDir Path dirs) throws Exception {
     StreamsAppFixture app = new StreamsAppFixture(kafka, "usage-upgrade");
-    String tasksChangelog = app.changelog("peak-gate-tasks");
+    String recordsChangelog = app.changelog("task-state");
     String oldChangelog = app.changelog("memory-usage-stats");
-    Deserializer<GateTaskRecord> tasks = app.topics.valueSerde(GateTaskRecord.class).deserializer();
+    Deserializer<TaskRecord> records = app.topics.valueSerde(TaskRecord.class).deserializer();
     app.produce(app.topics.taskSpecs(),
         List.of(Map.entry(TASK, TaskSpec.newBuilder().setNode("n1").setTask("x").setNcpus(1).setOperation("etl").build())));
 
     try (StreamsRunner first = app.start(Files.createDirectory(dirs.resolve("first")))) {
       app.produce(app.topics.samples(), samples(startMs, 10, 20, 30));
-      latest(kafka, tasksChangelog, tasks, r -> r.getUsage() != null && r.getUsage().getSamples() == 3);
+      latest(kafka, recordsChangelog, records,
+          r -> r.getGate() != null && r.getGate().getUsage() != null && r.getGate().getUsage().getSamples() == 3);
     }
 
-    // The stores as the older version left them: the totals in memory-usage-stats, none in the task's record.
-    ConsumerRecord<String, GateTaskRecord> record = latest(kafka, tasksChangelog, tasks, r -> true);
-    TaskUsageStatsRecord totals = record.value().getUsage();
-    try (KafkaProducer<String, byte[]> producer =
-        new KafkaProducer<>(kafka.clientConfig(), new StringSerializer(), new ByteArraySerializer())) {
-      producer.send(new ProducerRecord<>(oldChangelog, record.partition(), TASK,
-          app.topics.valueSerde(TaskUsageStatsRecord.class).serializer().serialize(oldChangelog, totals)));
-      producer.send(new ProducerRecord<>(tasksChangelog, record.partition(), TASK,
-          app.topics.valueSerde(GateTaskRecord.class).serializer().serialize(tasksChangelog,
-              GateTaskRecord.newBuilder(record.value()).setUsage(null).build())));
-      producer.flush();
-    }
+    // The stores as the older version left them: the totals in memory-usage-stats, none in the task's gate record,
+    // which is in peak-gate-tasks, apart from the task's CPU state.
+    ConsumerRecord<String, TaskRecord> record = latest(kafka, recordsChangelog, records, r -> true);
+    TaskUsageStatsRecord totals = record.value().getGate().getUsage();
+    app.produceRaw(oldChangelog, record.partition(), TASK,
+        app.topics.valueSerde(TaskUsageStatsRecord.class).serializer().serialize(oldChangelog, totals));
+    asAnOlderVersionLeftThem(app, record.partition(), record.value().getCpu(),
+        GateTaskRecord.newBuilder(record.value().getGate()).setUsage(null).build());
 
     // A new state directory: the stores come back from the changelogs.
     try (StreamsRunner second = app.start(Files.createDirectory(dirs.resolve("second")))) {
@@ -159,7 +152,31 @@ class StoreLayoutUpgradeIntegrationTest {
       ConsumerRecord<String, TaskUsageStatsRecord> old =
           latest(kafka, oldChangelog, app.topics.valueSerde(TaskUsageStatsRecord.class).deserializer(), r -> r == null);
       assertThat(old.value()).as("the old store's entry is deleted once carried over").isNull();
+      assertOldStoresEmptied(kafka, app);
     }
+  }
+
+  /**
+   * The task's record as a version before one record per task left it: its CPU state in {@code cpu-task-state}, its
+   * gate record in {@code peak-gate-tasks}, nothing in {@code task-state}.
+   */
+  private static void asAnOlderVersionLeftThem(StreamsAppFixture app, int partition, TaskCpuState cpu,
+      GateTaskRecord gate) {
+    String cpuChangelog = app.changelog("cpu-task-state");
+    String gateChangelog = app.changelog("peak-gate-tasks");
+    app.produceRaw(cpuChangelog, partition, TASK,
+        app.topics.valueSerde(TaskCpuState.class).serializer().serialize(cpuChangelog, cpu));
+    app.produceRaw(gateChangelog, partition, TASK,
+        app.topics.valueSerde(GateTaskRecord.class).serializer().serialize(gateChangelog, gate));
+    app.produceRaw(app.changelog("task-state"), partition, TASK, null);
+  }
+
+  /** The task's records in the older stores were moved, and deleted there. */
+  private static void assertOldStoresEmptied(KafkaEnv kafka, StreamsAppFixture app) {
+    assertThat(latest(kafka, app.changelog("cpu-task-state"), app.topics.valueSerde(TaskCpuState.class).deserializer(),
+        r -> r == null).value()).as("cpu-task-state's record deleted once moved").isNull();
+    assertThat(latest(kafka, app.changelog("peak-gate-tasks"), app.topics.valueSerde(GateTaskRecord.class).deserializer(),
+        r -> r == null).value()).as("peak-gate-tasks' record deleted once moved").isNull();
   }
 
   /** The newest record of {@link #TASK} in {@code changelog}, once {@code until} holds for its value. */

@@ -12,6 +12,7 @@ import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.internal.FinishedTaskUsageRecord;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.PeakGateStateRecord;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskUsageStatsRecord;
 import java.util.List;
 import org.apache.kafka.streams.KeyValue;
@@ -116,7 +117,8 @@ class GateUsageTotalsTopologyTest {
   }
 
   private static GateTaskRecord task(TopologyHarness h, String key) {
-    return h.<GateTaskRecord>store(Names.PEAK_GATE_TASKS_STORE).get(key);
+    TaskRecord record = h.<TaskRecord>store(Names.TASK_STORE).get(key);
+    return record == null ? null : record.getGate();
   }
 
   private static List<String> finished(TopologyHarness h) {
@@ -133,20 +135,26 @@ class GateUsageTotalsTopologyTest {
 
   /**
    * {@code to}'s gate stores as an app before the move leaves them: what {@code from} holds, with each task's totals
-   * in {@code memory-usage-stats} rather than in its record, and its id in its record as well as its key.
+   * in {@code memory-usage-stats} rather than in its record, and its id in its record as well as its key (the task
+   * records' gate parts alone: the CPU processor's stores are not copied).
    */
   private static void copyAsAnOlderVersionKeptThem(TopologyHarness from, TopologyHarness to) {
     for (String store : List.of(Names.CONFIG_STORE, Names.NODE_STATUS_STORE, Names.PEAK_GATE_STORE,
         Names.GATE_TABLE_STORE)) {
       from.copyStore(store, to, (key, value) -> value);
     }
-    KeyValueStore<String, GateTaskRecord> tasks = to.store(Names.PEAK_GATE_TASKS_STORE);
+    KeyValueStore<String, TaskRecord> tasks = to.store(Names.TASK_STORE);
     KeyValueStore<String, TaskUsageStatsRecord> old = to.store(Names.MEMORY_USAGE_STATS_STORE);
-    for (KeyValue<String, GateTaskRecord> kv : entries(from.<GateTaskRecord>store(Names.PEAK_GATE_TASKS_STORE))) {
-      if (kv.value.getUsage() != null) {
-        old.put(kv.key, kv.value.getUsage());
+    for (KeyValue<String, TaskRecord> kv : entries(from.<TaskRecord>store(Names.TASK_STORE))) {
+      GateTaskRecord gate = kv.value.getGate();
+      if (gate == null) {
+        continue;
       }
-      tasks.put(kv.key, GateTaskRecord.newBuilder(kv.value).setUsage(null).setTask(TaskKey.parse(kv.key).task()).build());
+      if (gate.getUsage() != null) {
+        old.put(kv.key, gate.getUsage());
+      }
+      tasks.put(kv.key, new TaskRecord(null,
+          GateTaskRecord.newBuilder(gate).setUsage(null).setTask(TaskKey.parse(kv.key).task()).build()));
     }
   }
 }

@@ -15,6 +15,7 @@ import io.quotaflow.schemas.avro.NodeStatus;
 import io.quotaflow.schemas.avro.SampleState;
 import io.quotaflow.schemas.avro.TaskSpec;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
+import io.quotaflow.schemas.avro.internal.TaskRecord;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,9 @@ import org.junit.jupiter.api.Test;
 class TaskSpecStoreTopologyTest {
 
   private static final String SPEC_CHANGELOG = "quotaflow-offline-" + Names.TASK_SPEC_STORE + "-changelog";
-  private static final String STATE_CHANGELOG = "quotaflow-offline-" + Names.TASK_STATE_STORE + "-changelog";
+  private static final String STATE_CHANGELOG = "quotaflow-offline-" + Names.TASK_STORE + "-changelog";
   /** Every store the CPU processor reads and writes. */
-  private static final List<String> CPU_STORES = List.of(Names.TASK_STATE_STORE, Names.TASK_SPEC_STORE,
+  private static final List<String> CPU_STORES = List.of(Names.TASK_STORE, Names.TASK_SPEC_STORE,
       Names.NODE_STATUS_STORE, Names.CONFIG_STORE, Names.POOL_PARTIALS_STORE, Names.POOL_REPORT_STORE);
 
   @Test
@@ -44,7 +45,7 @@ class TaskSpecStoreTopologyTest {
       h.run("n1", "t1", T0, 0, 0.5, 1000, 10);
 
       assertThat(specs(h).get("n1/t1")).isEqualTo(spec);
-      TaskCpuState stored = states(h).get("n1/t1");
+      TaskCpuState stored = state(h, "n1/t1");
       assertThat(stored.getSpec()).as("stored without its spec").isNull();
       assertThat(List.of(stored.getNode(), stored.getTask(), stored.getLastDecision().getNode(),
           stored.getLastDecision().getTask())).as("nor the ids its key says").containsOnly("");
@@ -71,7 +72,7 @@ class TaskSpecStoreTopologyTest {
       });
 
       h.pipeSample(CgroupSample.newBuilder(sample("n1", "t1", at[0] + 1000, at[1])).setState(SampleState.GONE).build());
-      assertThat(states(h).get("n1/t1")).isNull();
+      assertThat(state(h, "n1/t1")).isNull();
       assertThat(specs(h).get("n1/t1")).isNull();
     }
   }
@@ -108,7 +109,7 @@ class TaskSpecStoreTopologyTest {
 
       assertThat(after(upgraded, ts)).isEqualTo(after(running, ts));
       assertThat(entries(specs(upgraded))).extracting(kv -> kv.key).as("moved when read").contains("n1/t1", "n1/t2");
-      TaskCpuState rewritten = states(upgraded).get("n1/t1");
+      TaskCpuState rewritten = state(upgraded, "n1/t1");
       assertThat(rewritten.getSpec()).as("written without it").isNull();
       assertThat(List.of(rewritten.getNode(), rewritten.getTask(), rewritten.getLastDecision().getNode()))
           .as("and without ids").containsOnly("");
@@ -176,14 +177,16 @@ class TaskSpecStoreTopologyTest {
   }
 
   /**
-   * The CPU processor's stores of {@code from} into {@code to}, each task state through {@code asStored}; the spec
-   * store too when {@code specsApart}, as this version keeps them.
+   * The CPU processor's stores of {@code from} into {@code to}, each task state through {@code asStored} (a task
+   * record's CPU part alone: the gate's stores are not copied); the spec store too when {@code specsApart}, as this
+   * version keeps them.
    */
   private static void copy(TopologyHarness from, TopologyHarness to, boolean specsApart,
       BiFunction<String, TaskCpuState, TaskCpuState> asStored) {
     for (String store : CPU_STORES) {
-      if (store.equals(Names.TASK_STATE_STORE)) {
-        from.copyStore(store, to, asStored);
+      if (store.equals(Names.TASK_STORE)) {
+        from.<TaskRecord>copyStore(store, to, (key, record) ->
+            TaskRecords.record(record.getCpu() == null ? null : asStored.apply(key, record.getCpu()), null));
       } else if (specsApart || !store.equals(Names.TASK_SPEC_STORE)) {
         from.copyStore(store, to, (key, value) -> value);
       }
@@ -194,8 +197,10 @@ class TaskSpecStoreTopologyTest {
     return h.store(Names.TASK_SPEC_STORE);
   }
 
-  private static KeyValueStore<String, TaskCpuState> states(TopologyHarness h) {
-    return h.store(Names.TASK_STATE_STORE);
+  /** The task's CPU state as its record holds it; null when it has none. */
+  private static TaskCpuState state(TopologyHarness h, String key) {
+    TaskRecord record = h.<TaskRecord>store(Names.TASK_STORE).get(key);
+    return record == null ? null : record.getCpu();
   }
 
   private static List<?> changelog(TopologyHarness h, String topic) {
