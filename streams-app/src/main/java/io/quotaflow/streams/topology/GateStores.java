@@ -143,17 +143,15 @@ final class GateStores {
     }
     List<GateTaskRecord> tasks = new ArrayList<>();
     NodeUsage usage = new NodeUsage();
-    try (KeyValueIterator<String, GateTaskRecord> all = gateTasks.prefixScan(TaskKey.nodePrefix(node))) {
-      all.forEachRemaining(kv -> {
-        GateTaskRecord task = GateRecords.read(kv.key, kv.value);
-        task.setOperation(operations.of(task.getOperation()));
-        if (task.getUsage() != null) {
-          task.getUsage().setOperation(operations.of(task.getUsage().getOperation()));
-        }
-        tasks.add(task);
-        readUsage(kv.key, task, usage);
-      });
-    }
+    gateTasks.forEachOf(node, (key, value) -> {
+      GateTaskRecord task = GateRecords.read(key, value);
+      task.setOperation(operations.of(task.getOperation()));
+      if (task.getUsage() != null) {
+        task.getUsage().setOperation(operations.of(task.getUsage().getOperation()));
+      }
+      tasks.add(task);
+      readUsage(key, task, usage);
+    });
     PeakGate gate = PeakGate.restore(GateRecords.gate(stored, tasks), profiles);
     nodesWritten.put(node, NodeFields.of(gate));
     return new NodeGate(gate, GateRecords.clock(stored, tasks).getClockRecordTsMs(), usage);

@@ -1,9 +1,10 @@
 package io.quotaflow.streams.topology;
 
+import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.internal.GateTaskRecord;
 import io.quotaflow.schemas.avro.internal.TaskCpuState;
 import io.quotaflow.schemas.avro.internal.TaskRecord;
-import java.util.NoSuchElementException;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -90,58 +91,27 @@ final class TaskRecords<P> {
     written.putPart(key, LAYOUT, part, GONE);
   }
 
-  /** Every task with this part, in key order. */
-  KeyValueIterator<String, P> all() {
-    return new Parts(store.all());
+  /** Hands {@code action} every task with this part, in key order. */
+  void forEach(BiConsumer<String, P> action) {
+    try (KeyValueIterator<String, TaskRecord> records = store.all()) {
+      forEach(records, action);
+    }
   }
 
-  /** The tasks with this part whose keys start with {@code prefix}, in key order. */
-  KeyValueIterator<String, P> prefixScan(String prefix) {
-    return new Parts(store.prefixScan(prefix, KEYS));
+  /** Hands {@code action} the tasks of {@code node} with this part, in key order. */
+  void forEachOf(String node, BiConsumer<String, P> action) {
+    try (KeyValueIterator<String, TaskRecord> records = store.prefixScan(TaskKey.nodePrefix(node), KEYS)) {
+      forEach(records, action);
+    }
   }
 
-  /** The records' parts, records without this part skipped. */
-  private final class Parts implements KeyValueIterator<String, P> {
-    private final KeyValueIterator<String, TaskRecord> records;
-    private KeyValue<String, P> next;
-
-    Parts(KeyValueIterator<String, TaskRecord> records) {
-      this.records = records;
-    }
-
-    @Override
-    public boolean hasNext() {
-      while (next == null && records.hasNext()) {
-        KeyValue<String, TaskRecord> record = records.next();
-        P value = read.apply(record.value);
-        if (value != null) {
-          next = KeyValue.pair(record.key, value);
-        }
+  private void forEach(KeyValueIterator<String, TaskRecord> records, BiConsumer<String, P> action) {
+    while (records.hasNext()) {
+      KeyValue<String, TaskRecord> record = records.next();
+      P value = read.apply(record.value);
+      if (value != null) {
+        action.accept(record.key, value);
       }
-      return next != null;
-    }
-
-    @Override
-    public KeyValue<String, P> next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      KeyValue<String, P> current = next;
-      next = null;
-      return current;
-    }
-
-    @Override
-    public String peekNextKey() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return next.key;
-    }
-
-    @Override
-    public void close() {
-      records.close();
     }
   }
 }

@@ -1,6 +1,5 @@
 package io.quotaflow.streams.topology;
 
-import io.quotaflow.schemas.TaskKey;
 import io.quotaflow.schemas.avro.ClusterConfig;
 import io.quotaflow.schemas.avro.CpuDecision;
 import io.quotaflow.schemas.avro.JobCpuMonitorConfig;
@@ -237,29 +236,24 @@ final class TaskStores {
    * them.
    */
   List<KeyValue<String, TaskCpuState>> tasks(Predicate<TaskCpuState> wanted) {
-    try (KeyValueIterator<String, TaskCpuState> all = tasks.all()) {
-      return read(all, wanted);
-    }
+    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>();
+    tasks.forEach((key, stored) -> collect(key, stored, wanted, out));
+    return out;
   }
 
   /** The node's tasks, each with its spec as {@link #task} reads it, in key order. */
   List<KeyValue<String, TaskCpuState>> tasksOf(String node) {
-    try (KeyValueIterator<String, TaskCpuState> range = tasks.prefixScan(TaskKey.nodePrefix(node))) {
-      return read(range, state -> true);
-    }
+    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>();
+    tasks.forEachOf(node, (key, stored) -> collect(key, stored, state -> true, out));
+    return out;
   }
 
-  private List<KeyValue<String, TaskCpuState>> read(KeyValueIterator<String, TaskCpuState> stored,
-      Predicate<TaskCpuState> wanted) {
-    List<KeyValue<String, TaskCpuState>> out = new ArrayList<>();
-    while (stored.hasNext()) {
-      KeyValue<String, TaskCpuState> entry = stored.next();
-      if (wanted.test(entry.value)) {
-        TaskCpuState known = tasksRead.get(entry.key); // the memo's is the one the next write replaces
-        out.add(KeyValue.pair(entry.key, known != null ? known : remember(entry.key, entry.value)));
-      }
+  private void collect(String key, TaskCpuState stored, Predicate<TaskCpuState> wanted,
+      List<KeyValue<String, TaskCpuState>> out) {
+    if (wanted.test(stored)) {
+      TaskCpuState known = tasksRead.get(key); // the memo's is the one the next write replaces
+      out.add(KeyValue.pair(key, known != null ? known : remember(key, stored)));
     }
-    return out;
   }
 
   /**
