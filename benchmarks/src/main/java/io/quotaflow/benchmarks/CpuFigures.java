@@ -14,7 +14,8 @@ package io.quotaflow.benchmarks;
  *     waiting for the next commit (up to a commit interval of them: the figure varies with where the reading fell)
  * @param heapAtRestBytesPerTask the same, read once the app had committed every sample sent: what it keeps for
  *     its tasks with nothing in flight
- * @param stateBytesPerTask key and value bytes of a task's latest entries in the task-state (CPU state and gate record, one record since 2026-11-29) and task-spec changelogs
+ * @param stateBytesPerTask key and value bytes of a task's latest entries in the task-state (CPU state and gate
+ *     record, one record since 2026-11-29) and task-spec changelogs
  * @param streamCpuMicrosPerSample CPU time of the app's stream threads in the window over the samples it took
  */
 record CpuFigures(

@@ -26,7 +26,7 @@ public final class LiveStores {
   public static final String POOL_STATE = Names.POOL_STATE_LATEST_STORE;
   /**
    * Key {@code node/task}, value {@link TaskRecord}: a task's CPU state without its spec and ids ({@link #taskCpu}
-   * joins them) and its gate record without its task id ({@link #gateTask} sets it), the tasks of the gates in
+   * joins them) and its gate record without its task id ({@link #gateTasks} sets it), the tasks of the gates in
    * {@link #PEAK_GATE}; node-partitioned.
    */
   public static final String TASKS = Names.TASK_STORE;

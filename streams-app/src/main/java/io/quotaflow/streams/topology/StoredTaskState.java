@@ -10,8 +10,9 @@ import io.quotaflow.schemas.avro.internal.TaskCpuState;
  * is read back: the state without its spec (kept in {@link Names#TASK_SPEC_STORE}) and without the ids its key
  * already says. A state is written on every sample, and ids run to 128 characters each ({@code Ids}): with its own
  * ids and its last decision's, a state repeated its key twice over, 48 B per write with the bench's ids ({@code
- * bench-node-0042}, {@code task-0017}), up to ~520 B with the longest. A state's last decision is kept without ids by the decision maker
- * ({@link CpuDecisionMaker#kept}); its own are left out here, at the write, and put back from the key at the read.
+ * bench-node-0042}, {@code task-0017}), up to ~520 B with the longest. A state's last decision is kept without ids
+ * by the decision maker ({@link CpuDecisionMaker#kept}); its own are left out here, at the write, and put back from
+ * the key at the read.
  */
 final class StoredTaskState {
 
